@@ -1,0 +1,138 @@
+package io.quarkiverse.cable.deployment;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.entity.CableChannelEntity;
+import io.quarkiverse.cable.entity.CableMessageEntity;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.CableRecorder;
+import io.quarkiverse.cable.runtime.config.CableBuildTimeConfig;
+import io.quarkiverse.cable.runtime.config.CableBuildTimeConfig.Adapter;
+import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkus.agroal.spi.JdbcDataSourceSchemaReadyBuildItem;
+import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
+import io.quarkus.arc.deployment.SyntheticBeansRuntimeInitBuildItem;
+import io.quarkus.datasource.common.runtime.DataSourceUtil;
+import io.quarkus.datasource.deployment.spi.DefaultDataSourceDbKindBuildItem;
+import io.quarkus.datasource.runtime.DataSourceBuildTimeConfig;
+import io.quarkus.datasource.runtime.DataSourcesBuildTimeConfig;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.Consume;
+import io.quarkus.deployment.annotations.ExecutionTime;
+import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
+import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.ServiceStartBuildItem;
+import io.quarkus.deployment.builditem.ShutdownContextBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceBuildItem;
+import io.quarkus.deployment.pkg.builditem.CurateOutcomeBuildItem;
+import io.quarkus.hibernate.orm.deployment.spi.AdditionalJpaModelBuildItem;
+import io.quarkus.runtime.configuration.ConfigurationException;
+
+class CableProcessor {
+
+    private static final String FEATURE = "cable";
+    private static final List<Class<?>> ENTITIES = List.of(CableMessageEntity.class, CableChannelEntity.class);
+
+    @BuildStep
+    FeatureBuildItem feature() {
+        return new FeatureBuildItem(FEATURE);
+    }
+
+    /**
+     * Database when the chosen datasource is configured (or when asked for), memory otherwise. A datasource that is
+     * named but missing, or of a kind the cable has no SQL for, fails the build naming the property.
+     * <p>
+     * This reads the datasource configuration rather than Agroal's datasource build items: the entities' indexing
+     * depends on this decision, and Agroal's items are produced after the index.
+     */
+    @BuildStep
+    CableAdapterBuildItem chooseAdapter(CableBuildTimeConfig config, DataSourcesBuildTimeConfig datasources,
+            List<DefaultDataSourceDbKindBuildItem> defaultDbKinds, CurateOutcomeBuildItem curateOutcome) {
+        String name = config.datasource().orElse(DataSourceUtil.DEFAULT_DATASOURCE_NAME);
+        DataSourceBuildTimeConfig datasource = datasources.dataSources().get(name);
+        Optional<String> dbKind = datasource == null ? Optional.empty()
+                : DefaultDataSourceDbKindBuildItem.resolve(datasource.dbKind(), defaultDbKinds,
+                        DataSourceUtil.isDefault(name) || datasource.devservices().enabled().orElse(false),
+                        curateOutcome);
+        Adapter adapter = config.adapter().orElse(dbKind.isPresent() ? Adapter.DATABASE : Adapter.MEMORY);
+        if (adapter == Adapter.MEMORY) {
+            return CableAdapterBuildItem.memory();
+        }
+        if (dbKind.isEmpty()) {
+            String which = config.datasource().isPresent()
+                    ? "quarkus.cable.datasource names datasource '" + name + "'"
+                    : "quarkus.cable.adapter is database and quarkus.cable.datasource is unset, so it uses the default"
+                            + " datasource";
+            throw new ConfigurationException(which + ", but no such JDBC datasource is configured. Set"
+                    + " quarkus.cable.datasource to a configured datasource, or configure this one (quarkus.datasource."
+                    + (DataSourceUtil.isDefault(name) ? "" : "\"" + name + "\".") + "db-kind).",
+                    Set.of("quarkus.cable.datasource"));
+        }
+        if (!SqlDialect.supports(dbKind.get())) {
+            throw new ConfigurationException("quarkus.cable.datasource: datasource '" + name + "' is of kind '"
+                    + dbKind.get() + "'; Quarkus Cable supports h2, postgresql, mariadb and mysql",
+                    Set.of("quarkus.cable.datasource"));
+        }
+        return CableAdapterBuildItem.database(name, dbKind.get());
+    }
+
+    /** The entities join the configured persistence unit, and the index so Panache enhances them. */
+    @BuildStep
+    void entities(CableAdapterBuildItem adapter, CableBuildTimeConfig config,
+            BuildProducer<AdditionalIndexedClassesBuildItem> indexed, BuildProducer<AdditionalJpaModelBuildItem> models) {
+        if (!adapter.isDatabase()) {
+            return;
+        }
+        for (Class<?> entity : ENTITIES) {
+            indexed.produce(new AdditionalIndexedClassesBuildItem(entity.getName()));
+            models.produce(new AdditionalJpaModelBuildItem(entity.getName(), Set.of(config.persistenceUnit())));
+        }
+    }
+
+    @BuildStep
+    void ddlResources(CableAdapterBuildItem adapter, BuildProducer<NativeImageResourceBuildItem> resources) {
+        if (adapter.isDatabase()) {
+            resources.produce(new NativeImageResourceBuildItem(SqlDialect.forDbKind(adapter.dbKind()).ddlResource()));
+        }
+    }
+
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    SyntheticBeanBuildItem cableBean(CableRecorder recorder, CableAdapterBuildItem adapter,
+            BuildProducer<CableEngineBuildItem> engines) {
+        var engine = adapter.isDatabase()
+                ? recorder.createDatabaseCable(adapter.datasourceName(), adapter.dbKind())
+                : recorder.createMemoryCable();
+        engines.produce(new CableEngineBuildItem(engine));
+        return SyntheticBeanBuildItem.configure(CableEngine.class)
+                .types(Cable.class, CableEngine.class)
+                .scope(Singleton.class)
+                .unremovable()
+                .setRuntimeInit()
+                .runtimeValue(engine)
+                .done();
+    }
+
+    /**
+     * Starts the cable once the datasources exist: creates the tables, then the poller and writer. Hibernate ORM
+     * waits for the schema-ready item, so its validation sees the tables.
+     */
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    @Consume(SyntheticBeansRuntimeInitBuildItem.class)
+    ServiceStartBuildItem start(CableRecorder recorder, CableEngineBuildItem engine, CableAdapterBuildItem adapter,
+            ShutdownContextBuildItem shutdown, BuildProducer<JdbcDataSourceSchemaReadyBuildItem> schemaReady) {
+        recorder.start(engine.engine(), shutdown);
+        if (adapter.isDatabase()) {
+            schemaReady.produce(new JdbcDataSourceSchemaReadyBuildItem(List.of(adapter.datasourceName())));
+        }
+        return new ServiceStartBuildItem(FEATURE);
+    }
+}

@@ -1,0 +1,49 @@
+package io.quarkiverse.cable;
+
+/**
+ * Why a broadcast was not stored, or why a subscription ended. Each kind is its own subclass so callers can react
+ * (retry later on {@link QueueFull}, fix the call on {@link InvalidMessage}).
+ */
+public abstract sealed class CableException extends RuntimeException {
+
+    private CableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    /** The writer queue is at capacity ({@code quarkus.cable.writer.queue-capacity}); nothing was queued. */
+    public static final class QueueFull extends CableException {
+        public QueueFull(int capacity) {
+            super("Cable writer queue is full (" + capacity + " broadcasts waiting, see quarkus.cable.writer.queue-capacity)",
+                    null);
+        }
+    }
+
+    /** The cable is stopped (application shutting down) and accepts no more broadcasts. */
+    public static final class Stopped extends CableException {
+        public Stopped() {
+            super("Cable is stopped", null);
+        }
+    }
+
+    /** The database did not accept the broadcast within the writer's retry window. */
+    public static final class StorageFailed extends CableException {
+        public StorageFailed(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** The channel name or payload is null, empty or over its configured limit. */
+    public static final class InvalidMessage extends CableException {
+        public InvalidMessage(String message) {
+            super(message, null);
+        }
+    }
+
+    /** An in-JVM listener fell more than {@code quarkus.cable.subscriber-buffer} messages behind. */
+    public static final class SlowConsumer extends CableException {
+        public SlowConsumer(String channel, int limit) {
+            super("Subscription to '" + channel + "' closed: its listener fell more than " + limit
+                    + " messages behind (quarkus.cable.subscriber-buffer)", null);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.quarkiverse.cable.runtime;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CableListener;
+import io.quarkiverse.cable.Subscription;
+import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.store.OutgoingMessage;
+import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
+import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
+
+/**
+ * The {@link Cable} bean: validates broadcasts and subscriptions, hands them to the transport, and makes sure no
+ * failure goes unnoticed even when the caller ignores the returned stage.
+ */
+public final class CableEngine implements Cable {
+
+    private static final Logger LOG = Logger.getLogger("io.quarkiverse.cable");
+
+    private final Transport transport;
+    private final SubscriberMap subscribers;
+    private final CableSettings settings;
+    private final CableStats stats;
+    private final FailureLog failures;
+
+    public CableEngine(Transport transport, SubscriberMap subscribers, CableSettings settings, CableStats stats) {
+        this.transport = transport;
+        this.subscribers = subscribers;
+        this.settings = settings;
+        this.stats = stats;
+        this.failures = new FailureLog(LOG, stats);
+    }
+
+    @Override
+    public CompletionStage<Void> broadcast(String channel, String payload) {
+        if (payload == null) {
+            return rejected(new CableException.InvalidMessage("Cable broadcast payload must not be null"));
+        }
+        return send(channel, payload.getBytes(StandardCharsets.UTF_8), false);
+    }
+
+    @Override
+    public CompletionStage<Void> broadcast(String channel, byte[] payload) {
+        if (payload == null) {
+            return rejected(new CableException.InvalidMessage("Cable broadcast payload must not be null"));
+        }
+        return send(channel, payload, true);
+    }
+
+    @Override
+    public Subscription subscribe(String channel, CableListener listener) {
+        String problem = channelProblem(channel);
+        if (problem != null) {
+            throw new CableException.InvalidMessage(problem);
+        }
+        if (listener == null) {
+            throw new CableException.InvalidMessage("Cable subscription listener must not be null");
+        }
+        LocalSubscription subscription = new LocalSubscription(channel, ChannelHash.of(channel), listener,
+                settings.subscriberBuffer(), subscribers::remove,
+                () -> stats.failed(CableStats.Failure.LISTENER));
+        subscription.closed().whenComplete((ignored, failure) -> {
+            if (failure instanceof CableException.SlowConsumer) {
+                failures.record(CableStats.Failure.SLOW_CONSUMER, failure.getMessage(), null);
+            }
+        });
+        transport.startSubscription(subscription);
+        return subscription;
+    }
+
+    @Override
+    public String adapter() {
+        return transport.adapter();
+    }
+
+    public SubscriberMap subscribers() {
+        return subscribers;
+    }
+
+    public CableStats stats() {
+        return stats;
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    public void start() {
+        transport.start();
+    }
+
+    public void stop() {
+        transport.stop();
+    }
+
+    private CompletionStage<Void> send(String channel, byte[] payload, boolean binary) {
+        String problem = channelProblem(channel);
+        if (problem != null) {
+            return rejected(new CableException.InvalidMessage(problem));
+        }
+        if (payload.length > settings.maxPayloadSize()) {
+            return rejected(new CableException.InvalidMessage("Cable broadcast payload on '" + channel + "' is "
+                    + payload.length + " bytes, over quarkus.cable.max-payload-size (" + settings.maxPayloadSize()
+                    + " bytes)"));
+        }
+        stats.broadcasts.increment();
+        CompletableFuture<Void> result = transport.send(new OutgoingMessage(channel, ChannelHash.of(channel), payload,
+                binary, System.nanoTime(), new CompletableFuture<>()));
+        result.whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                failures.record(kindOf(failure), "Cable broadcast on '" + channel + "' failed: " + failure.getMessage(),
+                        failure instanceof CableException.StorageFailed ? failure.getCause() : null);
+            }
+        });
+        return result;
+    }
+
+    private String channelProblem(String channel) {
+        if (channel == null || channel.isEmpty()) {
+            return "Cable channel name must not be null or empty";
+        }
+        if (channel.length() > settings.maxChannelLength()) {
+            return "Cable channel name is " + channel.length() + " characters, over quarkus.cable.max-channel-length ("
+                    + settings.maxChannelLength() + ")";
+        }
+        return null;
+    }
+
+    private CompletionStage<Void> rejected(CableException failure) {
+        failures.record(CableStats.Failure.INVALID, failure.getMessage(), null);
+        return CompletableFuture.failedFuture(failure);
+    }
+
+    private static CableStats.Failure kindOf(Throwable failure) {
+        if (failure instanceof CableException.QueueFull) {
+            return CableStats.Failure.QUEUE_FULL;
+        }
+        if (failure instanceof CableException.Stopped) {
+            return CableStats.Failure.STOPPED;
+        }
+        return CableStats.Failure.STORAGE;
+    }
+}

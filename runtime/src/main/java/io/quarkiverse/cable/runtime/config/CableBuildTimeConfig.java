@@ -1,0 +1,48 @@
+package io.quarkiverse.cable.runtime.config;
+
+import java.util.Optional;
+
+import io.quarkus.runtime.annotations.ConfigDocDefault;
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * Choices fixed when the application is built: which adapter carries broadcasts and on which datasource.
+ */
+@ConfigMapping(prefix = "quarkus.cable")
+@ConfigRoot(phase = ConfigPhase.BUILD_AND_RUN_TIME_FIXED)
+public interface CableBuildTimeConfig {
+
+    /**
+     * The adapter that carries broadcasts between subscribers. `database` stores every broadcast in the
+     * application's database so every node sharing it receives it; `memory` keeps broadcasts inside this process
+     * (like Action Cable's async adapter, for single-node apps and tests). Defaults to `database` when the chosen
+     * JDBC datasource exists, `memory` otherwise.
+     */
+    @ConfigDocDefault("database if the datasource exists, memory otherwise")
+    Optional<Adapter> adapter();
+
+    /**
+     * The name of the JDBC datasource that holds the cable tables. Unset means the default datasource.
+     */
+    @ConfigDocDefault("the default datasource")
+    Optional<String> datasource();
+
+    /**
+     * The Hibernate ORM persistence unit to which the `CableMessageEntity` and `CableChannelEntity` entities are
+     * added. It must use the cable's datasource.
+     */
+    @WithDefault("<default>")
+    String persistenceUnit();
+
+    enum Adapter {
+        DATABASE,
+        MEMORY;
+
+        public String configName() {
+            return name().toLowerCase();
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.quarkiverse.cable.runtime.config;
+
+import java.time.Duration;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.quarkus.runtime.configuration.MemorySize;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * Intervals, sizes and limits. Read once at startup into {@link CableSettings}; nothing reads them on a hot path.
+ */
+@ConfigMapping(prefix = "quarkus.cable")
+@ConfigRoot(phase = ConfigPhase.RUN_TIME)
+public interface CableRuntimeConfig {
+
+    /**
+     * How often the poller looks for new messages when nothing wakes it earlier. Broadcasts made on this node wake
+     * it at once; broadcasts from other nodes are seen within this interval.
+     */
+    @WithDefault("100ms")
+    Duration pollingInterval();
+
+    /**
+     * The largest number of messages one poll reads. When a poll returns this many, the poller reads again at once.
+     */
+    @WithDefault("1000")
+    int pollBatchSize();
+
+    /**
+     * The largest payload a broadcast may carry. Larger broadcasts fail with `CableException.InvalidMessage`.
+     * The tables hold payloads of at least 16 MiB; MariaDB and MySQL also need a `max_allowed_packet` above it.
+     */
+    @WithDefault("1M")
+    MemorySize maxPayloadSize();
+
+    /**
+     * The longest channel name, in characters. Longer names fail the broadcast or the subscription.
+     */
+    @WithDefault("1024")
+    int maxChannelLength();
+
+    /**
+     * How many delivered messages an in-JVM subscription may have waiting for its listener. A listener that falls
+     * further behind is unsubscribed with `CableException.SlowConsumer`, so one slow listener cannot grow the heap.
+     */
+    @WithDefault("10000")
+    int subscriberBuffer();
+
+    /**
+     * Writer settings.
+     */
+    Writer writer();
+
+    /**
+     * Whether trimming runs automatically, in proportion to writes.
+     */
+    @WithDefault("true")
+    boolean autotrim();
+
+    /**
+     * How many expired messages one trim deletes at most.
+     */
+    @WithDefault("100")
+    int trimBatchSize();
+
+    /**
+     * How long messages are kept before trimming may delete them.
+     */
+    @WithDefault("1d")
+    Duration messageRetention();
+
+    /**
+     * Schema settings.
+     */
+    Schema schema();
+
+    interface Writer {
+        /**
+         * The most broadcasts written in one transaction.
+         */
+        @WithDefault("200")
+        int batchSize();
+
+        /**
+         * How long the writer waits for more broadcasts after the first of a batch, when fewer than `batch-size` are
+         * queued. `0` writes what is queued at once; a small delay trades latency for larger batches.
+         */
+        @WithDefault("0ms")
+        Duration batchDelay();
+
+        /**
+         * How many broadcasts may wait for the writer. A broadcast that finds the queue full fails at once with
+         * `CableException.QueueFull`.
+         */
+        @WithDefault("10000")
+        int queueCapacity();
+
+        /**
+         * How long the writer retries a batch the database refused (with backoff) before failing its broadcasts
+         * with `CableException.StorageFailed`.
+         */
+        @WithDefault("10s")
+        Duration retryTimeout();
+    }
+
+    interface Schema {
+        /**
+         * Whether the cable tables are created at startup when missing. Turn it off when Flyway or Liquibase own
+         * the schema; the SQL is in the documentation.
+         */
+        @WithDefault("true")
+        boolean create();
+    }
+}

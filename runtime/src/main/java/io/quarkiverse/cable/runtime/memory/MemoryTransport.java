@@ -1,0 +1,76 @@
+package io.quarkiverse.cable.runtime.memory;
+
+import java.util.concurrent.CompletableFuture;
+
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.Transport;
+import io.quarkiverse.cable.runtime.store.OutgoingMessage;
+import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
+import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
+
+/**
+ * The {@code memory} adapter: one process only, like Action Cable's async adapter. Ids are assigned and messages
+ * dispatched under one lock, which gives the same ordering and starting-line guarantees as the database adapter
+ * within this JVM. Dispatch only enqueues to listener mailboxes, so the lock is held briefly.
+ */
+public final class MemoryTransport implements Transport {
+
+    private final SubscriberMap subscribers;
+    private final CableStats stats;
+    private final Object lock = new Object();
+    private long lastId;
+    private volatile boolean running;
+
+    public MemoryTransport(SubscriberMap subscribers, CableStats stats) {
+        this.subscribers = subscribers;
+        this.stats = stats;
+    }
+
+    @Override
+    public String adapter() {
+        return "memory";
+    }
+
+    @Override
+    public CompletableFuture<Void> send(OutgoingMessage message) {
+        synchronized (lock) {
+            if (!running) {
+                return CompletableFuture.failedFuture(new CableException.Stopped());
+            }
+            CableMessage delivered = new CableMessage(++lastId, message.channel(), message.payload(), message.binary());
+            stats.committed.increment();
+            stats.deliveries.add(subscribers.dispatch(message.channelHash(), delivered));
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public void startSubscription(LocalSubscription subscription) {
+        synchronized (lock) {
+            if (!running) {
+                subscription.end(new CableException.Stopped());
+                return;
+            }
+            subscribers.add(subscription);
+            if (!subscription.isOpen()) {
+                subscribers.remove(subscription);
+                return;
+            }
+            subscription.start(lastId);
+        }
+    }
+
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        synchronized (lock) {
+            running = false;
+        }
+    }
+}

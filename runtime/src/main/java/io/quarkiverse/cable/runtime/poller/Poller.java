@@ -1,0 +1,179 @@
+package io.quarkiverse.cable.runtime.poller;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.FailureLog;
+import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.store.MessageStore;
+import io.quarkiverse.cable.runtime.store.PolledMessage;
+import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
+import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
+
+/**
+ * Reads new messages after a cursor, in id order, and dispatches them to local subscribers, on one virtual thread.
+ * <p>
+ * It also starts subscriptions: it reads the newest committed id as the subscription's starting line, adds the
+ * subscription to the map, then confirms it; all on this thread, so no poll can run between the two. Because ids
+ * become visible in commit order, the subscriber then receives exactly the messages committed after its starting
+ * line. Any exception is counted, logged and retried with backoff: the poller never dies.
+ */
+public final class Poller {
+
+    private static final Logger LOG = Logger.getLogger(Poller.class);
+    private static final long FIRST_BACKOFF_MILLIS = 50;
+    private static final long MAX_BACKOFF_MILLIS = 5000;
+
+    private final MessageStore store;
+    private final SubscriberMap subscribers;
+    private final CableSettings settings;
+    private final CableStats stats;
+    private final FailureLog failures;
+    private final ConcurrentLinkedQueue<LocalSubscription> pending = new ConcurrentLinkedQueue<>();
+    private volatile boolean running;
+    private volatile Thread thread;
+    private volatile long cursor;
+    private volatile long lastSuccessNanos = System.nanoTime();
+
+    public Poller(MessageStore store, SubscriberMap subscribers, CableSettings settings, CableStats stats) {
+        this.store = store;
+        this.subscribers = subscribers;
+        this.settings = settings;
+        this.stats = stats;
+        this.failures = new FailureLog(LOG, stats);
+    }
+
+    /**
+     * Initialises the cursor to the newest committed id right away (not on the first poll, which would skip what is
+     * committed in between), then starts the thread.
+     */
+    public void start(String threadName) throws SQLException {
+        try (Connection connection = store.connection()) {
+            cursor = store.newestId(connection);
+        }
+        running = true;
+        thread = Thread.ofVirtual().name(threadName).start(this::run);
+    }
+
+    /** Queues a subscription to be started on the poller thread, and wakes the poller. */
+    public void startSubscription(LocalSubscription subscription) {
+        pending.add(subscription);
+        wake();
+    }
+
+    /** Polls now rather than at the end of the interval (a broadcast was just committed on this node). */
+    public void wake() {
+        Thread current = thread;
+        if (current != null) {
+            LockSupport.unpark(current);
+        }
+    }
+
+    public void stop(long timeoutMillis) {
+        running = false;
+        Thread current = thread;
+        if (current != null) {
+            LockSupport.unpark(current);
+            try {
+                current.join(timeoutMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        LocalSubscription subscription;
+        while ((subscription = pending.poll()) != null) {
+            subscription.end(new CableException.Stopped());
+        }
+    }
+
+    public long cursor() {
+        return cursor;
+    }
+
+    public long lastSuccessNanos() {
+        return lastSuccessNanos;
+    }
+
+    /** The running thread, or null before start. */
+    public Thread thread() {
+        return thread;
+    }
+
+    public boolean isAlive() {
+        Thread current = thread;
+        return current != null && current.isAlive();
+    }
+
+    private void run() {
+        long backoff = FIRST_BACKOFF_MILLIS;
+        long intervalNanos = settings.pollingInterval().toNanos();
+        while (running) {
+            try {
+                boolean more = pollOnce();
+                lastSuccessNanos = System.nanoTime();
+                backoff = FIRST_BACKOFF_MILLIS;
+                if (!more && running) {
+                    LockSupport.parkNanos(intervalNanos);
+                }
+            } catch (Throwable e) {
+                failures.record(CableStats.Failure.POLL,
+                        "Cable poller failed, retrying in " + backoff + " ms: " + e.getMessage(),
+                        e instanceof SQLException ? null : e);
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(backoff));
+                backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+            }
+        }
+    }
+
+    /** One cycle; returns true when a full batch was read and more rows are probably waiting. */
+    private boolean pollOnce() throws SQLException {
+        List<PolledMessage> messages;
+        try (Connection connection = store.connection()) {
+            startPending(connection);
+            long[] hashes = subscribers.channelHashes();
+            if (hashes.length == 0) {
+                return false;
+            }
+            messages = store.poll(connection, cursor, hashes, settings.pollBatchSize());
+        }
+        stats.polls.increment();
+        stats.rowsPolled.add(messages.size());
+        if (LOG.isTraceEnabled()) {
+            LOG.tracef("Cable poll after %d returned %d messages", cursor, messages.size());
+        }
+        for (PolledMessage polled : messages) {
+            stats.deliveries.add(subscribers.dispatch(polled.channelHash(), polled.message()));
+            cursor = polled.message().id();
+        }
+        return messages.size() == settings.pollBatchSize();
+    }
+
+    private void startPending(Connection connection) throws SQLException {
+        if (pending.isEmpty()) {
+            return;
+        }
+        long newest = store.newestId(connection);
+        if (subscribers.channelCount() == 0) {
+            // Nobody needs the rows before the starting line: skip them instead of reading them.
+            cursor = Math.max(cursor, newest);
+        }
+        LocalSubscription subscription;
+        while ((subscription = pending.poll()) != null) {
+            subscribers.add(subscription);
+            if (!subscription.isOpen()) {
+                // Closed while it waited: its close() found nothing to remove.
+                subscribers.remove(subscription);
+                continue;
+            }
+            subscription.start(newest);
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package io.quarkiverse.cable.runtime.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import io.quarkiverse.cable.CableMessage;
+
+/**
+ * The JDBC operations of the data path: write a batch, poll after a cursor, trim. Plain JDBC on connections borrowed
+ * from the pool for one operation each; the SQL comes from the {@link SqlDialect}.
+ */
+public final class MessageStore {
+
+    private final DataSource dataSource;
+    private final SqlDialect sql;
+
+    public MessageStore(DataSource dataSource, SqlDialect sql) {
+        this.dataSource = dataSource;
+        this.sql = sql;
+    }
+
+    public Connection connection() throws SQLException {
+        return dataSource.getConnection();
+    }
+
+    public SqlDialect dialect() {
+        return sql;
+    }
+
+    /** The id of the newest committed message (0 when none was ever written). Never blocks on writers. */
+    public long newestId(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql.newestId());
+                ResultSet rows = statement.executeQuery()) {
+            if (!rows.next()) {
+                throw new SQLException("cable_shards has no row for shard 0: the cable schema is incomplete");
+            }
+            return rows.getLong(1);
+        }
+    }
+
+    /**
+     * Writes a batch inside the caller's transaction (auto-commit off) and returns the last id assigned.
+     * <p>
+     * The shard row is locked first and stays locked until the caller commits or rolls back. Every writer on every
+     * node takes the same lock, so ids are assigned in the order transactions commit: a poller reading
+     * {@code id > cursor} can never see a higher id before a lower one. Per-channel positions are assigned under the
+     * same lock, so they are gapless and in commit order too.
+     */
+    public long write(Connection connection, List<OutgoingMessage> batch, Instant now) throws SQLException {
+        LocalDateTime timestamp = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
+        long lastId = lockShard(connection);
+        Map<Long, ChannelPosition> channels = channelPositions(connection, batch);
+        try (PreparedStatement insert = connection.prepareStatement(sql.insertMessage())) {
+            for (OutgoingMessage message : batch) {
+                ChannelPosition channel = channels.get(message.channelHash());
+                channel.lastPosition++;
+                channel.lastMessageId = ++lastId;
+                insert.setLong(1, lastId);
+                insert.setLong(2, message.channelHash());
+                insert.setString(3, message.channel());
+                insert.setBytes(4, message.payload());
+                insert.setBoolean(5, message.binary());
+                insert.setLong(6, channel.lastPosition);
+                insert.setObject(7, timestamp);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+        saveChannelPositions(connection, channels.values(), timestamp);
+        try (PreparedStatement update = connection.prepareStatement(sql.updateShard())) {
+            update.setLong(1, lastId);
+            update.executeUpdate();
+        }
+        return lastId;
+    }
+
+    /** Reads up to {@code limit} messages after {@code cursor} in id order, of the given channels or of all. */
+    public List<PolledMessage> poll(Connection connection, long cursor, long[] channelHashes, int limit)
+            throws SQLException {
+        boolean filtered = channelHashes.length <= InList.MAX;
+        String query = filtered ? sql.pollChannels(InList.bucket(channelHashes.length)) : sql.pollAll();
+        try (PreparedStatement statement = connection.prepareStatement(query)) {
+            statement.setLong(1, cursor);
+            int next = filtered ? InList.bind(statement, 2, channelHashes, 0, channelHashes.length) : 2;
+            statement.setInt(next, limit);
+            List<PolledMessage> messages = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    CableMessage message = new CableMessage(rows.getLong(1), rows.getString(3), rows.getBytes(4),
+                            rows.getBoolean(5));
+                    messages.add(new PolledMessage(rows.getLong(2), message));
+                }
+            }
+            return messages;
+        }
+    }
+
+    /**
+     * Deletes up to {@code limit} messages created before {@code cutoff}, in the caller's transaction. Rows another
+     * node is trimming at the same time are skipped rather than waited for.
+     */
+    public int trim(Connection connection, Instant cutoff, int limit) throws SQLException {
+        long[] ids;
+        try (PreparedStatement select = connection.prepareStatement(sql.selectExpiredForTrim())) {
+            select.setObject(1, LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC));
+            select.setInt(2, limit);
+            List<Long> found = new ArrayList<>();
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    found.add(rows.getLong(1));
+                }
+            }
+            ids = found.stream().mapToLong(Long::longValue).toArray();
+        }
+        int deleted = 0;
+        for (int from = 0; from < ids.length; from += InList.MAX) {
+            int to = Math.min(ids.length, from + InList.MAX);
+            try (PreparedStatement delete = connection.prepareStatement(sql.deleteMessages(InList.bucket(to - from)))) {
+                InList.bind(delete, 1, ids, from, to);
+                deleted += delete.executeUpdate();
+            }
+        }
+        return deleted;
+    }
+
+    /** How many messages are older than {@code cutoff}: rows trimming still owes. */
+    public long countExpired(Connection connection, Instant cutoff) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql.countExpired())) {
+            statement.setObject(1, LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC));
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    private long lockShard(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql.lockShard());
+                ResultSet rows = statement.executeQuery()) {
+            if (!rows.next()) {
+                throw new SQLException("cable_shards has no row for shard 0: the cable schema is incomplete");
+            }
+            return rows.getLong(1);
+        }
+    }
+
+    private Map<Long, ChannelPosition> channelPositions(Connection connection, List<OutgoingMessage> batch)
+            throws SQLException {
+        Map<Long, ChannelPosition> channels = new LinkedHashMap<>();
+        for (OutgoingMessage message : batch) {
+            channels.computeIfAbsent(message.channelHash(), hash -> new ChannelPosition(hash, message.channel()));
+        }
+        long[] hashes = channels.keySet().stream().mapToLong(Long::longValue).toArray();
+        for (int from = 0; from < hashes.length; from += InList.MAX) {
+            int to = Math.min(hashes.length, from + InList.MAX);
+            try (PreparedStatement select = connection
+                    .prepareStatement(sql.selectChannelPositions(InList.bucket(to - from)))) {
+                InList.bind(select, 1, hashes, from, to);
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        ChannelPosition channel = channels.get(rows.getLong(1));
+                        channel.lastPosition = rows.getLong(2);
+                        channel.stored = true;
+                    }
+                }
+            }
+        }
+        return channels;
+    }
+
+    private void saveChannelPositions(Connection connection, Iterable<ChannelPosition> channels,
+            LocalDateTime timestamp) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(sql.insertChannel());
+                PreparedStatement update = connection.prepareStatement(sql.updateChannel())) {
+            boolean inserts = false;
+            boolean updates = false;
+            for (ChannelPosition channel : channels) {
+                if (channel.stored) {
+                    update.setLong(1, channel.lastPosition);
+                    update.setLong(2, channel.lastMessageId);
+                    update.setObject(3, timestamp);
+                    update.setLong(4, channel.hash);
+                    update.addBatch();
+                    updates = true;
+                } else {
+                    insert.setLong(1, channel.hash);
+                    insert.setString(2, channel.channel);
+                    insert.setString(3, Long.toString(timestamp.toEpochSecond(ZoneOffset.UTC), 36));
+                    insert.setLong(4, channel.lastPosition);
+                    insert.setLong(5, channel.lastMessageId);
+                    insert.setObject(6, timestamp);
+                    insert.setObject(7, timestamp);
+                    insert.addBatch();
+                    inserts = true;
+                }
+            }
+            if (inserts) {
+                insert.executeBatch();
+            }
+            if (updates) {
+                update.executeBatch();
+            }
+        }
+    }
+
+    /** A channel's position while a batch is being written. */
+    private static final class ChannelPosition {
+        final long hash;
+        final String channel;
+        long lastPosition;
+        long lastMessageId;
+        boolean stored;
+
+        ChannelPosition(long hash, String channel) {
+            this.hash = hash;
+            this.channel = channel;
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.quarkiverse.cable.runtime.store;
+
+import java.util.Locale;
+
+/**
+ * All SQL the cable runs, per database. Statements that differ between databases are the only abstract methods;
+ * everything else is shared ANSI SQL that H2, PostgreSQL and MariaDB/MySQL all accept.
+ */
+public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.PostgreSql, SqlDialect.MariaDb {
+
+    /** Picks the dialect for a Quarkus {@code db-kind}. */
+    public static SqlDialect forDbKind(String dbKind) {
+        return switch (dbKind.toLowerCase(Locale.ROOT)) {
+            case "h2" -> new H2();
+            case "postgresql", "postgres", "pgsql", "pg" -> new PostgreSql();
+            case "mariadb", "mysql" -> new MariaDb();
+            default -> throw new IllegalArgumentException("Quarkus Cable supports the H2, PostgreSQL, MariaDB and MySQL "
+                    + "datasource kinds, not '" + dbKind + "'");
+        };
+    }
+
+    public static boolean supports(String dbKind) {
+        try {
+            forDbKind(dbKind);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** The classpath resource holding this database's idempotent DDL. */
+    public abstract String ddlResource();
+
+    /** Trimming candidates: expired rows, oldest first, skipping rows another node is trimming right now. */
+    public abstract String selectExpiredForTrim();
+
+    // Shared statements. The shard row is both the id allocator and the writers' lock.
+
+    public String lockShard() {
+        return "SELECT last_id FROM cable_shards WHERE shard = 0 FOR UPDATE";
+    }
+
+    public String updateShard() {
+        return "UPDATE cable_shards SET last_id = ? WHERE shard = 0";
+    }
+
+    public String newestId() {
+        return "SELECT last_id FROM cable_shards WHERE shard = 0";
+    }
+
+    public String insertMessage() {
+        return "INSERT INTO cable_messages (id, channel_hash, channel, payload, binary_payload, stream_position, created_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?)";
+    }
+
+    public String selectChannelPositions(int hashCount) {
+        return "SELECT channel_hash, last_position FROM cable_channels WHERE channel_hash IN ("
+                + InList.placeholders(hashCount) + ")";
+    }
+
+    public String insertChannel() {
+        return "INSERT INTO cable_channels (channel_hash, channel, epoch, last_position, last_message_id, created_at,"
+                + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    }
+
+    public String updateChannel() {
+        return "UPDATE cable_channels SET last_position = ?, last_message_id = ?, updated_at = ? WHERE channel_hash = ?";
+    }
+
+    public String pollAll() {
+        return "SELECT id, channel_hash, channel, payload, binary_payload FROM cable_messages"
+                + " WHERE id > ? ORDER BY id LIMIT ?";
+    }
+
+    public String pollChannels(int hashCount) {
+        return "SELECT id, channel_hash, channel, payload, binary_payload FROM cable_messages"
+                + " WHERE id > ? AND channel_hash IN (" + InList.placeholders(hashCount) + ") ORDER BY id LIMIT ?";
+    }
+
+    public String deleteMessages(int idCount) {
+        return "DELETE FROM cable_messages WHERE id IN (" + InList.placeholders(idCount) + ")";
+    }
+
+    public String countExpired() {
+        return "SELECT COUNT(*) FROM cable_messages WHERE created_at < ?";
+    }
+
+    static final class H2 extends SqlDialect {
+        @Override
+        public String ddlResource() {
+            return "META-INF/quarkus-cable/ddl/h2.sql";
+        }
+
+        @Override
+        public String selectExpiredForTrim() {
+            // H2 is one process; plain row locks are enough.
+            return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY id LIMIT ? FOR UPDATE";
+        }
+    }
+
+    static final class PostgreSql extends SqlDialect {
+        @Override
+        public String ddlResource() {
+            return "META-INF/quarkus-cable/ddl/postgresql.sql";
+        }
+
+        @Override
+        public String selectExpiredForTrim() {
+            return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
+        }
+    }
+
+    static final class MariaDb extends SqlDialect {
+        @Override
+        public String ddlResource() {
+            return "META-INF/quarkus-cable/ddl/mariadb.sql";
+        }
+
+        @Override
+        public String selectExpiredForTrim() {
+            // MariaDB 10.6+ and MySQL 8+ both accept SKIP LOCKED.
+            return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.quarkiverse.cable.runtime.subscribers;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.quarkiverse.cable.CableMessage;
+
+/**
+ * Channel hash to local subscribers. The first subscriber of a channel adds it, the last one removes it; the poller
+ * reads the set of hashes to restrict its query, and dispatches each message to the subscribers of its channel.
+ */
+public final class SubscriberMap {
+
+    private static final long[] NONE = new long[0];
+
+    private final Map<Long, CopyOnWriteArrayList<LocalSubscription>> channels = new ConcurrentHashMap<>();
+    private volatile long[] hashes = NONE;
+
+    public void add(LocalSubscription subscription) {
+        synchronized (channels) {
+            channels.computeIfAbsent(subscription.channelHash(), h -> new CopyOnWriteArrayList<>()).add(subscription);
+            hashes = snapshot();
+        }
+    }
+
+    public void remove(LocalSubscription subscription) {
+        synchronized (channels) {
+            CopyOnWriteArrayList<LocalSubscription> subscribers = channels.get(subscription.channelHash());
+            if (subscribers != null && subscribers.remove(subscription) && subscribers.isEmpty()) {
+                channels.remove(subscription.channelHash());
+                hashes = snapshot();
+            }
+        }
+    }
+
+    /**
+     * Delivers one message to every local subscriber of its channel (the same instance to each: decoded once).
+     * Returns how many subscribers it was handed to.
+     */
+    public int dispatch(long channelHash, CableMessage message) {
+        CopyOnWriteArrayList<LocalSubscription> subscribers = channels.get(channelHash);
+        if (subscribers == null) {
+            return 0;
+        }
+        int delivered = 0;
+        for (LocalSubscription subscription : subscribers) {
+            // Hashes of different names may collide; the name decides.
+            if (subscription.channel().equals(message.channel()) && subscription.offer(message)) {
+                delivered++;
+            }
+        }
+        return delivered;
+    }
+
+    /** The hashes of all channels with at least one local subscriber; a snapshot, cheap to read. */
+    public long[] channelHashes() {
+        return hashes;
+    }
+
+    public int channelCount() {
+        return channels.size();
+    }
+
+    public int subscriberCount() {
+        int count = 0;
+        for (CopyOnWriteArrayList<LocalSubscription> subscribers : channels.values()) {
+            count += subscribers.size();
+        }
+        return count;
+    }
+
+    /** Subscriber count per channel name, for administration. */
+    public Map<String, Integer> subscribersByChannel() {
+        Map<String, Integer> counts = new java.util.TreeMap<>();
+        for (CopyOnWriteArrayList<LocalSubscription> subscribers : channels.values()) {
+            for (LocalSubscription subscription : subscribers) {
+                counts.merge(subscription.channel(), 1, Integer::sum);
+            }
+        }
+        return counts;
+    }
+
+    private long[] snapshot() {
+        return channels.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
+    }
+}

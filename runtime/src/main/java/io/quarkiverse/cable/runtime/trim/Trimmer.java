@@ -1,0 +1,116 @@
+package io.quarkiverse.cable.runtime.trim;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.FailureLog;
+import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.store.MessageStore;
+
+/**
+ * Deletes expired messages in proportion to writes, on its own virtual thread (never on the writer's path).
+ * <p>
+ * Every committed row earns two rows of trim credit; each full trim batch of credit owes one trim. So trim capacity
+ * is twice the write rate for any batch size (Solid Cable's random draw never trims at a batch size of 2), without
+ * the variance of a random draw. When a trim finds fewer expired rows than a batch, the debt is forgiven: the table
+ * is clean.
+ */
+public final class Trimmer {
+
+    private static final Logger LOG = Logger.getLogger(Trimmer.class);
+    private static final int CREDIT_PER_ROW = 2;
+
+    private final MessageStore store;
+    private final CableSettings settings;
+    private final CableStats stats;
+    private final FailureLog failures;
+    private final AtomicLong credit = new AtomicLong();
+    private final AtomicLong trimsOwed = new AtomicLong();
+    private volatile boolean running;
+    private volatile Thread thread;
+
+    public Trimmer(MessageStore store, CableSettings settings, CableStats stats) {
+        this.store = store;
+        this.settings = settings;
+        this.stats = stats;
+        this.failures = new FailureLog(LOG, stats);
+    }
+
+    public void start(String threadName) {
+        running = true;
+        thread = Thread.ofVirtual().name(threadName).start(this::run);
+    }
+
+    public void stop(long timeoutMillis) {
+        running = false;
+        Thread current = thread;
+        if (current != null) {
+            LockSupport.unpark(current);
+            try {
+                current.join(timeoutMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Called after each committed batch; cheap, never blocks. */
+    public void afterWrite(int rows) {
+        if (!settings.autotrim()) {
+            return;
+        }
+        long batch = settings.trimBatchSize();
+        long total = credit.addAndGet((long) rows * CREDIT_PER_ROW);
+        if (total >= batch) {
+            long trims = total / batch;
+            credit.addAndGet(-trims * batch);
+            trimsOwed.addAndGet(trims);
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Deletes up to one batch of expired messages now; returns how many were deleted. */
+    public int trimOnce() throws SQLException {
+        try (Connection connection = store.connection()) {
+            connection.setAutoCommit(false);
+            try {
+                int deleted = store.trim(connection, Instant.now().minus(settings.messageRetention()),
+                        settings.trimBatchSize());
+                connection.commit();
+                stats.rowsTrimmed.add(deleted);
+                return deleted;
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        }
+    }
+
+    private void run() {
+        while (running) {
+            if (trimsOwed.get() == 0) {
+                LockSupport.park(this);
+                continue;
+            }
+            try {
+                int deleted = trimOnce();
+                if (deleted < settings.trimBatchSize()) {
+                    trimsOwed.set(0);
+                } else {
+                    trimsOwed.decrementAndGet();
+                }
+            } catch (SQLException | RuntimeException e) {
+                failures.record(CableStats.Failure.TRIM, "Cable trim failed: " + e.getMessage(), null);
+                trimsOwed.set(0);
+            }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package io.quarkiverse.cable.runtime.writer;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.FailureLog;
+import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.store.MessageStore;
+import io.quarkiverse.cable.runtime.store.OutgoingMessage;
+
+/**
+ * Writes broadcasts to the database on one virtual thread: takes what is queued (up to the batch size, waiting at
+ * most the batch delay for more), writes it in one transaction, and completes each broadcast's future after commit.
+ * A batch the database refuses is retried with backoff for the retry window, then failed. On stop, everything
+ * already accepted is written before the thread ends.
+ */
+public final class BatchWriter {
+
+    private static final Logger LOG = Logger.getLogger(BatchWriter.class);
+    private static final long IDLE_CHECK_MILLIS = 500;
+    private static final long FIRST_BACKOFF_MILLIS = 50;
+    private static final long MAX_BACKOFF_MILLIS = 2000;
+
+    private final MessageStore store;
+    private final CableSettings settings;
+    private final CableStats stats;
+    private final FailureLog failures;
+    private final IntConsumer afterCommit;
+    private final ArrayBlockingQueue<OutgoingMessage> queue;
+    private final Object acceptLock = new Object();
+    private volatile boolean accepting = true;
+    private volatile Thread thread;
+    private volatile long oldestQueuedAtNanos;
+
+    /** {@code afterCommit} receives the size of each committed batch (wakes the poller, feeds the trimmer). */
+    public BatchWriter(MessageStore store, CableSettings settings, CableStats stats, IntConsumer afterCommit) {
+        this.store = store;
+        this.settings = settings;
+        this.stats = stats;
+        this.failures = new FailureLog(LOG, stats);
+        this.afterCommit = afterCommit;
+        this.queue = new ArrayBlockingQueue<>(settings.writerQueueCapacity());
+    }
+
+    public void start(String threadName) {
+        thread = Thread.ofVirtual().name(threadName).start(this::run);
+    }
+
+    /** Queues a broadcast; fails at once when the queue is full or the writer stopped. Never blocks. */
+    public CompletableFuture<Void> submit(OutgoingMessage message) {
+        // The lock orders submit against stop(): once stop() returned from its flip, nothing else enters the queue.
+        synchronized (acceptLock) {
+            if (!accepting) {
+                return CompletableFuture.failedFuture(new CableException.Stopped());
+            }
+            if (!queue.offer(message)) {
+                return CompletableFuture.failedFuture(new CableException.QueueFull(settings.writerQueueCapacity()));
+            }
+        }
+        return message.committed();
+    }
+
+    public int queueDepth() {
+        return queue.size();
+    }
+
+    /** When the batch being written now was first queued (System.nanoTime), or 0 when the writer is idle. */
+    public long oldestQueuedAtNanos() {
+        return oldestQueuedAtNanos;
+    }
+
+    /** The running thread, or null before start. */
+    public Thread thread() {
+        return thread;
+    }
+
+    public boolean isAlive() {
+        Thread current = thread;
+        return current != null && current.isAlive();
+    }
+
+    /** Stops accepting, writes everything accepted so far, then returns (waiting at most {@code timeoutMillis}). */
+    public void stop(long timeoutMillis) {
+        synchronized (acceptLock) {
+            accepting = false;
+        }
+        Thread current = thread;
+        if (current == null) {
+            return;
+        }
+        try {
+            current.join(timeoutMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (current.isAlive()) {
+            LOG.warnf("Cable writer did not finish within %d ms; %d broadcasts were not stored", timeoutMillis,
+                    queue.size());
+        }
+        OutgoingMessage left;
+        while ((left = queue.poll()) != null) {
+            left.committed().completeExceptionally(new CableException.Stopped());
+        }
+    }
+
+    private void run() {
+        List<OutgoingMessage> batch = new ArrayList<>(settings.writerBatchSize());
+        while (accepting || !queue.isEmpty()) {
+            try {
+                if (nextBatch(batch)) {
+                    writeWithRetry(batch);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                // Defensive: never let the writer die; fail the batch in hand and go on.
+                failAll(batch, new CableException.StorageFailed("Cable writer failed unexpectedly", e));
+            } finally {
+                batch.clear();
+                oldestQueuedAtNanos = 0;
+            }
+        }
+    }
+
+    /** Fills {@code batch}; waits for the first message, then at most the batch delay for more. */
+    private boolean nextBatch(List<OutgoingMessage> batch) throws InterruptedException {
+        OutgoingMessage first = queue.poll(IDLE_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        if (first == null) {
+            return false;
+        }
+        batch.add(first);
+        oldestQueuedAtNanos = first.queuedAtNanos();
+        int max = settings.writerBatchSize();
+        queue.drainTo(batch, max - batch.size());
+        long delayNanos = settings.writerBatchDelay().toNanos();
+        if (delayNanos > 0 && batch.size() < max) {
+            long deadline = System.nanoTime() + delayNanos;
+            long remaining;
+            while (batch.size() < max && (remaining = deadline - System.nanoTime()) > 0) {
+                OutgoingMessage next = queue.poll(remaining, TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    break;
+                }
+                batch.add(next);
+                queue.drainTo(batch, max - batch.size());
+            }
+        }
+        return true;
+    }
+
+    private void writeWithRetry(List<OutgoingMessage> batch) throws InterruptedException {
+        long deadline = System.nanoTime() + settings.writerRetryTimeout().toNanos();
+        long backoff = FIRST_BACKOFF_MILLIS;
+        while (true) {
+            try {
+                writeOnce(batch);
+                stats.batches.increment();
+                stats.committed.add(batch.size());
+                completeAll(batch);
+                afterCommit.accept(batch.size());
+                return;
+            } catch (SQLException e) {
+                if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff) > deadline) {
+                    failAll(batch, new CableException.StorageFailed("Cable could not store " + batch.size()
+                            + " broadcasts within quarkus.cable.writer.retry-timeout ("
+                            + settings.writerRetryTimeout() + "): " + e.getMessage(), e));
+                    return;
+                }
+                failures.record(CableStats.Failure.WRITE_RETRY,
+                        "Cable writer could not store a batch, retrying in " + backoff + " ms: " + e.getMessage(), null);
+                Thread.sleep(backoff);
+                backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+            }
+        }
+    }
+
+    private void writeOnce(List<OutgoingMessage> batch) throws SQLException {
+        try (Connection connection = store.connection()) {
+            connection.setAutoCommit(false);
+            try {
+                store.write(connection, batch, Instant.now());
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(connection);
+                throw e;
+            } finally {
+                restoreAutoCommit(connection);
+            }
+        }
+    }
+
+    /** Completion runs on a fresh virtual thread so callers' continuations never hold up the writer. */
+    private static void completeAll(List<OutgoingMessage> batch) {
+        List<CompletableFuture<Void>> futures = batch.stream().map(OutgoingMessage::committed).toList();
+        Thread.ofVirtual().name("cable-committed").start(() -> futures.forEach(f -> f.complete(null)));
+    }
+
+    private static void failAll(List<OutgoingMessage> batch, CableException failure) {
+        List<CompletableFuture<Void>> futures = batch.stream().map(OutgoingMessage::committed).toList();
+        Thread.ofVirtual().name("cable-failed").start(() -> futures.forEach(f -> f.completeExceptionally(failure)));
+    }
+
+    private static void rollbackQuietly(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException ignored) {
+            // The connection is broken; the pool discards it.
+        }
+    }
+
+    private static void restoreAutoCommit(Connection connection) {
+        try {
+            connection.setAutoCommit(true);
+        } catch (SQLException ignored) {
+            // The connection is broken; the pool discards it.
+        }
+    }
+}
