@@ -1,0 +1,298 @@
+package io.quarkiverse.cable.bench;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.agroal.api.AgroalDataSource;
+import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
+import io.agroal.api.security.NamePrincipal;
+import io.agroal.api.security.SimplePassword;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.DatabaseTransport;
+import io.quarkiverse.cable.runtime.Transport;
+import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.memory.MemoryTransport;
+import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
+import io.quarkus.datasource.common.runtime.DataSourceUtil;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+
+/**
+ * One thing that can take broadcasts: Quarkus Cable on an adapter, or Redis PUBLISH (the baseline). Built outside
+ * Quarkus from the runtime's own classes.
+ */
+abstract class Backend {
+
+    /** A fixed, small payload: the same bytes for every backend (like the "Hello World!" of the cache benchmark). */
+    static final String PAYLOAD = "{\"type\":\"message\",\"body\":\"Hello World!\"}";
+
+    /** Outcome counters of one iteration, shared by its worker threads. */
+    static final class Tally {
+        final LongAdder ok = new LongAdder();
+        final LongAdder failed = new LongAdder();
+        final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+
+        void fail(Throwable failure) {
+            failed.increment();
+            firstFailure.compareAndSet(null, failure);
+        }
+    }
+
+    static Backend create(String name, int threads, int window) {
+        return switch (name) {
+            case "memory" -> new CableBackend(name, null, window);
+            case "h2", "postgresql", "mariadb" -> new CableBackend(name, name, window);
+            case "redis" -> new RedisBackend(name, threads, false, window);
+            case "redis-pipelined" -> new RedisBackend(name, threads, true, window);
+            default -> throw new IllegalArgumentException("Unknown backend " + name);
+        };
+    }
+
+    abstract void start() throws Exception;
+
+    /** Before each iteration (not timed). */
+    abstract void clean() throws Exception;
+
+    /** Sends {@code count} broadcasts from the calling thread ({@code thread} of the run) and waits for all. */
+    abstract void run(int thread, int count, String[] channels, Tally tally) throws Exception;
+
+    abstract void stop() throws Exception;
+
+    /** Cable counters, or null for Redis. */
+    CableStats stats() {
+        return null;
+    }
+
+    static String prop(String name, String fallback) {
+        String value = System.getProperty(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+
+    /** Quarkus Cable through {@link CableEngine}: the memory adapter or the database adapter on a pooled datasource. */
+    static final class CableBackend extends Backend {
+        private final String name;
+        private final String dbKind;
+        private final int window;
+        private AgroalDataSource dataSource;
+        private CableEngine engine;
+
+        CableBackend(String name, String dbKind, int window) {
+            this.name = name;
+            this.dbKind = dbKind;
+            this.window = window;
+        }
+
+        @Override
+        void start() throws Exception {
+            CableSettings settings = settings();
+            SubscriberMap subscribers = new SubscriberMap();
+            CableStats stats = new CableStats();
+            Transport transport;
+            if (dbKind == null) {
+                transport = new MemoryTransport(subscribers, stats);
+            } else {
+                dataSource = dataSource(dbKind);
+                transport = new DatabaseTransport(DataSourceUtil.DEFAULT_DATASOURCE_NAME, () -> dataSource,
+                        SqlDialect.forDbKind(dbKind), subscribers, settings, stats);
+            }
+            engine = new CableEngine(transport, subscribers, settings, stats);
+            engine.start();
+        }
+
+        @Override
+        void clean() throws SQLException {
+            if (dataSource == null) {
+                return;
+            }
+            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+                connection.setAutoCommit(true);
+                statement.executeUpdate("DELETE FROM cable_messages");
+                statement.executeUpdate("DELETE FROM cable_channels");
+            }
+        }
+
+        @Override
+        void run(int thread, int count, String[] channels, Tally tally) throws InterruptedException {
+            // A bounded in-flight window: the writer queue fails fast (QueueFull) rather than blocking the caller.
+            Semaphore inFlight = new Semaphore(window);
+            for (int i = 0; i < count; i++) {
+                inFlight.acquire();
+                engine.broadcast(channels[i % channels.length], PAYLOAD).whenComplete((ignored, failure) -> {
+                    if (failure == null) {
+                        tally.ok.increment();
+                    } else {
+                        tally.fail(failure);
+                    }
+                    inFlight.release();
+                });
+            }
+            inFlight.acquire(window);
+        }
+
+        @Override
+        CableStats stats() {
+            return engine.stats();
+        }
+
+        @Override
+        void stop() {
+            if (engine != null) {
+                engine.stop();
+            }
+            if (dataSource != null) {
+                dataSource.close();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /** The baseline: Redis PUBLISH with Jedis, one connection per thread. */
+    static final class RedisBackend extends Backend {
+        private final String name;
+        private final int threads;
+        private final boolean pipelined;
+        private final int window;
+        private final List<Jedis> connections = new ArrayList<>();
+
+        RedisBackend(String name, int threads, boolean pipelined, int window) {
+            this.name = name;
+            this.threads = threads;
+            this.pipelined = pipelined;
+            this.window = window;
+        }
+
+        @Override
+        void start() {
+            String host = prop("bench.redis.host", "127.0.0.1");
+            int port = Integer.parseInt(prop("bench.redis.port", "6379"));
+            for (int i = 0; i < threads; i++) {
+                Jedis jedis = new Jedis(host, port);
+                jedis.ping();
+                connections.add(jedis);
+            }
+        }
+
+        @Override
+        void clean() {
+        }
+
+        @Override
+        void run(int thread, int count, String[] channels, Tally tally) {
+            Jedis jedis = connections.get(thread);
+            if (!pipelined) {
+                // Synchronous: each PUBLISH waits for its reply, like Rails' Redis adapter and the cache benchmark.
+                for (int i = 0; i < count; i++) {
+                    try {
+                        jedis.publish(channels[i % channels.length], PAYLOAD);
+                        tally.ok.increment();
+                    } catch (RuntimeException e) {
+                        tally.fail(e);
+                    }
+                }
+                return;
+            }
+            // Pipelined in windows of the same size as Cable's in-flight window: the asynchronous comparison.
+            int i = 0;
+            while (i < count) {
+                int n = Math.min(window, count - i);
+                try {
+                    Pipeline pipeline = jedis.pipelined();
+                    for (int k = 0; k < n; k++, i++) {
+                        pipeline.publish(channels[i % channels.length], PAYLOAD);
+                    }
+                    pipeline.sync();
+                    tally.ok.add(n);
+                } catch (RuntimeException e) {
+                    for (int k = 0; k < n; k++) {
+                        tally.fail(e);
+                    }
+                }
+            }
+        }
+
+        @Override
+        void stop() {
+            connections.forEach(Jedis::close);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /**
+     * {@link CableSettings#defaults()} with the queue capacity of {@code bench.queueCapacity}, plus diagnostic knobs
+     * that are off by default: {@code bench.batchSize}, {@code bench.batchDelayMs}, {@code bench.autotrim}.
+     */
+    static CableSettings settings() {
+        CableSettings d = CableSettings.defaults()
+                .withWriterQueueCapacity(Integer.parseInt(prop("bench.queueCapacity", "10000")));
+        return new CableSettings(d.pollingInterval(), d.pollBatchSize(), d.maxPayloadSize(), d.maxChannelLength(),
+                d.subscriberBuffer(), Integer.parseInt(prop("bench.batchSize", Integer.toString(d.writerBatchSize()))),
+                Duration.ofMillis(Long.parseLong(prop("bench.batchDelayMs", Long.toString(d.writerBatchDelay().toMillis())))),
+                d.writerQueueCapacity(), d.writerRetryTimeout(),
+                Boolean.parseBoolean(prop("bench.autotrim", Boolean.toString(d.autotrim()))), d.trimBatchSize(),
+                d.messageRetention(), d.createSchema());
+    }
+
+    /** An Agroal pool opened directly (as Quarkus does, without the Quarkus wiring). */
+    static AgroalDataSource dataSource(String dbKind) throws SQLException {
+        String url = jdbcUrl(dbKind);
+        String user = user(dbKind);
+        String password = password(dbKind);
+        AgroalDataSourceConfigurationSupplier config = new AgroalDataSourceConfigurationSupplier()
+                .connectionPoolConfiguration(pool -> pool
+                        .initialSize(2)
+                        .minSize(2)
+                        .maxSize(8)
+                        .acquisitionTimeout(Duration.ofSeconds(10))
+                        .connectionFactoryConfiguration(factory -> {
+                            factory.jdbcUrl(url);
+                            if (user != null) {
+                                factory.principal(new NamePrincipal(user));
+                            }
+                            if (password != null) {
+                                factory.credential(new SimplePassword(password));
+                            }
+                            return factory;
+                        }));
+        return AgroalDataSource.from(config);
+    }
+
+    static String jdbcUrl(String dbKind) {
+        return switch (dbKind) {
+            case "h2" -> prop("bench.h2.url", "jdbc:h2:mem:cable_bench;DB_CLOSE_DELAY=-1");
+            case "postgresql" -> prop("bench.postgresql.url", "jdbc:postgresql://127.0.0.1:5432/test");
+            case "mariadb" -> prop("bench.mariadb.url", "jdbc:mariadb://127.0.0.1:3306/test");
+            default -> throw new IllegalArgumentException(dbKind);
+        };
+    }
+
+    static String user(String dbKind) {
+        return switch (dbKind) {
+            case "h2" -> prop("bench.h2.user", "sa");
+            case "postgresql" -> prop("bench.postgresql.user", "postgres");
+            case "mariadb" -> prop("bench.mariadb.user", "root");
+            default -> null;
+        };
+    }
+
+    static String password(String dbKind) {
+        return System.getProperty("bench." + dbKind.toLowerCase(Locale.ROOT) + ".password", "");
+    }
+}

@@ -1,0 +1,34 @@
+-- Quarkus Cable schema for MariaDB and MySQL (InnoDB). Idempotent: safe to run at every startup.
+-- Payloads over 16 MiB also need the server's max_allowed_packet raised above the payload size.
+
+-- Every broadcast. Ids are assigned by the writer under the cable_shards row lock, so they become visible in
+-- commit order and a poller reading "id > cursor" can never skip a row that commits late.
+CREATE TABLE IF NOT EXISTS cable_messages (
+    id BIGINT NOT NULL PRIMARY KEY,
+    channel_hash BIGINT NOT NULL,
+    channel TEXT NOT NULL,
+    payload LONGBLOB NOT NULL,
+    binary_payload BOOLEAN NOT NULL,
+    stream_position BIGINT NOT NULL,
+    created_at DATETIME(6) NOT NULL,
+    INDEX cable_messages_channel (channel_hash, stream_position),
+    INDEX cable_messages_created_at (created_at)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+-- Per-channel state: the gapless position of the channel's newest message and the epoch positions belong to.
+CREATE TABLE IF NOT EXISTS cable_channels (
+    channel_hash BIGINT NOT NULL PRIMARY KEY,
+    channel TEXT NOT NULL,
+    epoch VARCHAR(32) NOT NULL,
+    last_position BIGINT NOT NULL,
+    last_message_id BIGINT NOT NULL,
+    created_at DATETIME(6) NOT NULL,
+    updated_at DATETIME(6) NOT NULL
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+-- The id allocator. Writers lock this row until they commit, which serialises id assignment with commits.
+CREATE TABLE IF NOT EXISTS cable_shards (
+    shard INTEGER NOT NULL PRIMARY KEY,
+    last_id BIGINT NOT NULL
+) ENGINE = InnoDB;
+INSERT IGNORE INTO cable_shards (shard, last_id) VALUES (0, 0);

@@ -1,0 +1,33 @@
+-- Quarkus Cable schema for PostgreSQL. Idempotent: safe to run at every startup.
+
+-- Every broadcast. Ids are assigned by the writer under the cable_shards row lock, so they become visible in
+-- commit order and a poller reading "id > cursor" can never skip a row that commits late.
+CREATE TABLE IF NOT EXISTS cable_messages (
+    id BIGINT NOT NULL PRIMARY KEY,
+    channel_hash BIGINT NOT NULL,
+    channel TEXT NOT NULL,
+    payload BYTEA NOT NULL,
+    binary_payload BOOLEAN NOT NULL,
+    stream_position BIGINT NOT NULL,
+    created_at TIMESTAMP NOT NULL
+);
+CREATE INDEX IF NOT EXISTS cable_messages_channel ON cable_messages (channel_hash, stream_position);
+CREATE INDEX IF NOT EXISTS cable_messages_created_at ON cable_messages (created_at);
+
+-- Per-channel state: the gapless position of the channel's newest message and the epoch positions belong to.
+CREATE TABLE IF NOT EXISTS cable_channels (
+    channel_hash BIGINT NOT NULL PRIMARY KEY,
+    channel TEXT NOT NULL,
+    epoch VARCHAR(32) NOT NULL,
+    last_position BIGINT NOT NULL,
+    last_message_id BIGINT NOT NULL,
+    created_at TIMESTAMP NOT NULL,
+    updated_at TIMESTAMP NOT NULL
+);
+
+-- The id allocator. Writers lock this row until they commit, which serialises id assignment with commits.
+CREATE TABLE IF NOT EXISTS cable_shards (
+    shard INTEGER NOT NULL PRIMARY KEY,
+    last_id BIGINT NOT NULL
+);
+INSERT INTO cable_shards (shard, last_id) VALUES (0, 0) ON CONFLICT (shard) DO NOTHING;

@@ -1,0 +1,123 @@
+package io.quarkiverse.cable.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.DatabaseTransport;
+import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.store.MessageStore;
+import io.quarkiverse.cable.runtime.trim.Trimmer;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** Trimming deletes what is older than the retention, in proportion to writes, and nothing younger. */
+@QuarkusTest
+class TrimTest {
+
+    @Inject
+    Cable cable;
+
+    @Inject
+    CableEngine engine;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Test
+    void autotrimRemovesExpiredRowsAsWritesContinue() throws Exception {
+        String channel = Channels.unique("trim");
+        broadcastAll(channel, 300);
+        age(channel, Duration.ofDays(2));
+        assertThat(countExpired()).isGreaterThanOrEqualTo(300);
+
+        // Each committed row earns two rows of trim credit; keep writing until the debt is paid.
+        String fresh = Channels.unique("fresh");
+        await().atMost(Collector.TIMEOUT).until(() -> {
+            broadcastAll(fresh, 50);
+            return countExpired() == 0;
+        });
+        assertThat(countChannel(channel)).isZero();
+        assertThat(countChannel(fresh)).as("unexpired rows are kept").isPositive();
+        assertThat(engine.stats().rowsTrimmed.sum()).isGreaterThanOrEqualTo(300);
+    }
+
+    @Test
+    void trimBatchSizeOfTwoStillTrims() throws Exception {
+        // Solid Cable's random draw never trims at a batch size of 2; credit-based trimming does.
+        String channel = Channels.unique("trim-two");
+        broadcastAll(channel, 10);
+        age(channel, Duration.ofDays(2));
+        MessageStore store = ((DatabaseTransport) engine.transport()).store();
+        CableSettings defaults = CableSettings.defaults();
+        CableSettings batchOfTwo = new CableSettings(defaults.pollingInterval(), defaults.pollBatchSize(),
+                defaults.maxPayloadSize(), defaults.maxChannelLength(), defaults.subscriberBuffer(),
+                defaults.writerBatchSize(), defaults.writerBatchDelay(), defaults.writerQueueCapacity(),
+                defaults.writerRetryTimeout(), true, 2, defaults.messageRetention(), false);
+        CableStats stats = new CableStats();
+        Trimmer trimmer = new Trimmer(store, batchOfTwo, stats);
+        trimmer.start("cable-trimmer-test");
+        try {
+            trimmer.afterWrite(1);
+            await().atMost(Collector.TIMEOUT).until(() -> stats.rowsTrimmed.sum() >= 2);
+        } finally {
+            trimmer.stop(10_000);
+        }
+    }
+
+    private void broadcastAll(String channel, int count) throws Exception {
+        List<CompletableFuture<Void>> commits = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            commits.add(cable.broadcast(channel, "m" + i).toCompletableFuture());
+        }
+        CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+    }
+
+    private void age(String channel, Duration age) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement update = connection
+                        .prepareStatement("UPDATE cable_messages SET created_at = ? WHERE channel = ?")) {
+            update.setObject(1, LocalDateTime.ofInstant(Instant.now().minus(age), ZoneOffset.UTC));
+            update.setString(2, channel);
+            update.executeUpdate();
+        }
+    }
+
+    private long countExpired() throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            return ((DatabaseTransport) engine.transport()).store().countExpired(connection,
+                    Instant.now().minus(Duration.ofDays(1)));
+        }
+    }
+
+    private long countChannel(String channel) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection
+                        .prepareStatement("SELECT count(*) FROM cable_messages WHERE channel = ?")) {
+            select.setString(1, channel);
+            try (ResultSet rows = select.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+}
