@@ -83,7 +83,7 @@ class ConnectionFailureTest {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             if (dbKind.equals("postgresql")) {
                 try (ResultSet rows = statement.executeQuery("SELECT count(pg_terminate_backend(pid))"
-                        + " FROM pg_stat_activity WHERE application_name = 'cable-it' AND pid <> pg_backend_pid()")) {
+                        + " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")) {
                     rows.next();
                     return rows.getInt(1);
                 }
