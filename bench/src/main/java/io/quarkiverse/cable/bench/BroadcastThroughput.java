@@ -74,8 +74,22 @@ public class BroadcastThroughput {
     private long startedNanos;
     private long elapsedNanos;
 
+    /** Strong references: the levels set below must outlive the logger objects' weak registration. */
+    private static final java.util.logging.Logger[] LOGGERS = { java.util.logging.Logger.getLogger(""),
+            java.util.logging.Logger.getLogger("org.postgresql"), java.util.logging.Logger.getLogger("org.mariadb"),
+            java.util.logging.Logger.getLogger("io.agroal") };
+
     @Setup(Level.Trial)
     public void startTrial() throws Exception {
+        // Outside Quarkus nobody configures logging, and the JBoss LogManager left unconfigured lets FINEST through:
+        // the PostgreSQL driver then formats every bound parameter for a trace line. Quarkus' default is INFO.
+        for (java.util.logging.Logger logger : LOGGERS) {
+            logger.setLevel(java.util.logging.Level.INFO);
+        }
+        System.out.println("Logging: " + java.util.logging.LogManager.getLogManager().getClass().getName()
+                + ", org.postgresql FINEST enabled: "
+                + java.util.logging.Logger.getLogger("org.postgresql.core.v3.QueryExecutorImpl")
+                        .isLoggable(java.util.logging.Level.FINEST));
         if (broadcasts % threads != 0) {
             throw new IllegalArgumentException("broadcasts (" + broadcasts + ") must divide by threads (" + threads + ")");
         }

@@ -1,7 +1,6 @@
 package io.quarkiverse.cable.bench;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -200,13 +199,17 @@ public final class ThroughputMain {
         md.append("\n").append(anomalies.isEmpty() ? "No failures: every broadcast of every measured operation completed."
                 : "**Anomalies:**\n\n- " + String.join("\n- ", anomalies)).append("\n\n");
         md.append("Avg batch = `CableStats.committed / CableStats.batches` over the measured operations (broadcasts per")
-                .append(" writer transaction; the writer's batch size limit is 200); ms/batch = measured time / batches,")
+                .append(" writer transaction; the writer's batch size limit is ").append(Backend.settings().writerBatchSize())
+                .append("); ms/batch = measured time / batches,")
                 .append(" i.e. the cost of one writer transaction while the single writer thread is saturated.\n\n");
         md.append("## Setup\n\n");
         md.append("- Cable: `CableEngine` built directly from the runtime classes (no Quarkus boot), `CableSettings.defaults()`")
-                .append(" (writer batch size 200, batch delay 0, queue capacity ").append(Backend.prop("bench.queueCapacity", "10000"))
+                .append(" (batch delay 0, queue capacity ").append(Backend.settings().writerQueueCapacity())
+                .append(", autotrim ").append(Backend.settings().autotrim())
+                .append(", writer batch size ").append(Backend.settings().writerBatchSize())
                 .append("), Agroal pool (2..8 connections) per database, schema created by the engine; `cable_messages`")
-                .append(" and `cable_channels` emptied before every operation (not timed). No subscribers.\n");
+                .append(" and `cable_channels` emptied with DELETE before every operation (not timed). No subscribers.")
+                .append(" Log level INFO (as in a Quarkus application).\n");
         md.append("- Each sending thread keeps at most ").append(window)
                 .append(" broadcasts in flight (a semaphore released on completion), so the writer queue never overflows.\n");
         md.append("- Broadcasts rotate over ").append(channels).append(" channels (`bench:0`...), payload `")
@@ -300,11 +303,12 @@ public final class ThroughputMain {
     }
 
     private static String jedisVersion() {
-        String v = Jedis.class.getPackage().getImplementationVersion();
-        return v == null ? "?" : v;
-    }
-
-    static String jvmArgs() {
-        return String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        try (var in = Jedis.class.getResourceAsStream("/META-INF/maven/redis.clients/jedis/pom.properties")) {
+            Properties pom = new Properties();
+            pom.load(in);
+            return pom.getProperty("version", "?");
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
     }
 }

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -16,7 +18,6 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
-import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.CableEngine;
@@ -36,11 +37,17 @@ class ConnectionFailureTest {
     @Inject
     CableEngine engine;
 
-    @Inject
-    AgroalDataSource dataSource;
-
     @ConfigProperty(name = "quarkus.datasource.db-kind")
     String dbKind;
+
+    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
+    String url;
+
+    @ConfigProperty(name = "quarkus.datasource.username")
+    String username;
+
+    @ConfigProperty(name = "quarkus.datasource.password")
+    Optional<String> password;
 
     @Test
     void recoversAfterEveryConnectionIsKilled() throws Exception {
@@ -78,9 +85,13 @@ class ConnectionFailureTest {
         CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
     }
 
-    /** Kills every server session of this application except the one doing the killing. */
+    /**
+     * Kills every server session on the test database from a connection outside the pool, so the pool's idle
+     * connections, the writer's and the poller's all die.
+     */
     private int killApplicationConnections() throws Exception {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(url, username, password.orElse(""));
+                Statement statement = connection.createStatement()) {
             if (dbKind.equals("postgresql")) {
                 try (ResultSet rows = statement.executeQuery("SELECT count(pg_terminate_backend(pid))"
                         + " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")) {

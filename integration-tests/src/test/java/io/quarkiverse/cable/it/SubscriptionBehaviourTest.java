@@ -19,6 +19,7 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** The behaviours of Solid Cable's adapter suite, on the database adapter. */
@@ -223,6 +224,25 @@ class SubscriptionBehaviourTest {
         } finally {
             release.complete(null);
             slow.close();
+        }
+    }
+
+    @Test
+    void aThrowingListenerKeepsReceivingAndDisturbsNobody() throws Exception {
+        String channel = Channels.unique("throwing");
+        Collector seen = new Collector();
+        Subscription throwing = cable.subscribe(channel, message -> {
+            seen.onMessage(message);
+            throw new IllegalStateException("listener bug");
+        });
+        Collector healthy = new Collector();
+        try (throwing; Subscription other = confirmed(channel, healthy)) {
+            throwing.confirmed().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            commit(channel, "a");
+            commit(channel, "b");
+            assertThat(seen.awaitCount(2).texts()).containsExactly("a", "b");
+            assertThat(healthy.awaitCount(2).texts()).containsExactly("a", "b");
+            assertThat(engine.stats().failures(CableStats.Failure.LISTENER)).isGreaterThanOrEqualTo(2);
         }
     }
 

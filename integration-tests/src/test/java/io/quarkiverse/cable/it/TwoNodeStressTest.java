@@ -64,6 +64,7 @@ class TwoNodeStressTest {
         List<String> channels = new ArrayList<>();
         Map<String, List<Collector>> collectorsByChannel = new HashMap<>();
         List<Subscription> subscriptions = new ArrayList<>();
+        List<Subscription> onNodeTwo = new ArrayList<>();
         ExecutorService producers = Executors.newFixedThreadPool(2 * THREADS_PER_NODE);
         try {
             for (int c = 0; c < CHANNELS; c++) {
@@ -72,7 +73,11 @@ class TwoNodeStressTest {
                 for (Cable node : List.of(nodeOne, nodeTwo)) {
                     Collector collector = new Collector();
                     collectorsByChannel.computeIfAbsent(channel, k -> new ArrayList<>()).add(collector);
-                    subscriptions.add(node.subscribe(channel, collector));
+                    Subscription subscription = node.subscribe(channel, collector);
+                    subscriptions.add(subscription);
+                    if (node == nodeTwo) {
+                        onNodeTwo.add(subscription);
+                    }
                 }
             }
             for (Subscription subscription : subscriptions) {
@@ -110,6 +115,11 @@ class TwoNodeStressTest {
                 }
                 assertThat(collectors.get(1).texts()).as("both nodes see the same order")
                         .isEqualTo(collectors.get(0).texts());
+            }
+            nodeTwo.stop();
+            for (Subscription subscription : onNodeTwo) {
+                assertThat(subscription.closed().toCompletableFuture()).as("stopping a node ends its subscriptions")
+                        .isCompletedExceptionally();
             }
         } finally {
             producers.shutdownNow();

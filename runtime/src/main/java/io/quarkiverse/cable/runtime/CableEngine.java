@@ -64,7 +64,8 @@ public final class CableEngine implements Cable {
         }
         LocalSubscription subscription = new LocalSubscription(channel, ChannelHash.of(channel), listener,
                 settings.subscriberBuffer(), subscribers::remove,
-                () -> stats.failed(CableStats.Failure.LISTENER));
+                (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
+                        + message.channel() + "' failed for message " + message.id(), failure));
         subscription.closed().whenComplete((ignored, failure) -> {
             if (failure instanceof CableException.SlowConsumer) {
                 failures.record(CableStats.Failure.SLOW_CONSUMER, failure.getMessage(), null);

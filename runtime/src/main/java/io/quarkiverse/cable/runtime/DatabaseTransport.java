@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
+import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.config.CableSettings;
 import io.quarkiverse.cable.runtime.poller.Poller;
 import io.quarkiverse.cable.runtime.store.MessageStore;
@@ -97,6 +98,7 @@ public final class DatabaseTransport implements Transport {
         poller.wake();
         trimmer.stop(STOP_TIMEOUT_MILLIS);
         poller.stop(STOP_TIMEOUT_MILLIS);
+        subscribers.endAll(new CableException.Stopped());
     }
 
     /** Thread names carry the datasource name; the default datasource's internal name is "{@code <default>}". */

@@ -3,8 +3,7 @@ package io.quarkiverse.cable.runtime.delivery;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import org.jboss.logging.Logger;
+import java.util.function.BiConsumer;
 
 import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.CableMessage;
@@ -16,17 +15,16 @@ import io.quarkiverse.cable.CableMessage;
  */
 public final class OrderedMailbox {
 
-    private static final Logger LOG = Logger.getLogger(OrderedMailbox.class);
-
     private final CableListener listener;
     private final int limit;
-    private final Runnable onListenerFailure;
+    private final BiConsumer<CableMessage, Throwable> onListenerFailure;
     private final ConcurrentLinkedQueue<CableMessage> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
     private final AtomicBoolean draining = new AtomicBoolean();
     private volatile boolean discarded;
 
-    public OrderedMailbox(CableListener listener, int limit, Runnable onListenerFailure) {
+    /** {@code onListenerFailure} receives what a listener threw; the mailbox goes on with the next message. */
+    public OrderedMailbox(CableListener listener, int limit, BiConsumer<CableMessage, Throwable> onListenerFailure) {
         this.listener = listener;
         this.limit = limit;
         this.onListenerFailure = onListenerFailure;
@@ -78,8 +76,8 @@ public final class OrderedMailbox {
         try {
             listener.onMessage(message);
         } catch (RuntimeException | Error e) {
-            onListenerFailure.run();
-            LOG.errorf(e, "Cable listener on channel '%s' failed for message %d", message.channel(), message.id());
+            // Errors too: a drain thread that died would leave this subscription silently stuck.
+            onListenerFailure.accept(message, e);
         }
     }
 }

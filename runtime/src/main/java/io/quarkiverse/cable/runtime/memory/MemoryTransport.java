@@ -72,5 +72,6 @@ public final class MemoryTransport implements Transport {
         synchronized (lock) {
             running = false;
         }
+        subscribers.endAll(new CableException.Stopped());
     }
 }

@@ -12,6 +12,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.FailureLog;
+import io.quarkiverse.cable.runtime.Workers;
 import io.quarkiverse.cable.runtime.config.CableSettings;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 import io.quarkiverse.cable.runtime.store.PolledMessage;
@@ -60,7 +61,7 @@ public final class Poller {
             cursor = store.newestId(connection);
         }
         running = true;
-        thread = Thread.ofVirtual().name(threadName).start(this::run);
+        thread = Workers.start(threadName, this::run);
     }
 
     /** Queues a subscription to be started on the poller thread, and wakes the poller. */
@@ -79,15 +80,7 @@ public final class Poller {
 
     public void stop(long timeoutMillis) {
         running = false;
-        Thread current = thread;
-        if (current != null) {
-            LockSupport.unpark(current);
-            try {
-                current.join(timeoutMillis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Workers.wakeAndJoin(thread, timeoutMillis);
         LocalSubscription subscription;
         while ((subscription = pending.poll()) != null) {
             subscription.end(new CableException.Stopped());
@@ -135,6 +128,9 @@ public final class Poller {
 
     /** One cycle; returns true when a full batch was read and more rows are probably waiting. */
     private boolean pollOnce() throws SQLException {
+        if (pending.isEmpty() && subscribers.channelCount() == 0) {
+            return false;
+        }
         List<PolledMessage> messages;
         try (Connection connection = store.connection()) {
             startPending(connection);

@@ -9,7 +9,11 @@ import java.sql.SQLException;
  */
 final class InList {
 
-    /** Above this many values a list is split (writer) or replaced by reading all rows (poller). */
+    /**
+     * Above this many values a list is split (writer) or replaced by reading all rows (poller). Measured on
+     * PostgreSQL 15: planning an IN list of 256 hashes costs about 0.3 ms, of 1,024 about 1.1 ms, more than reading
+     * a poll's 1,000 new rows unfiltered (docs: "The poller").
+     */
     static final int MAX = 256;
 
     private InList() {

@@ -135,6 +135,15 @@ public final class MessageStore {
         return deleted;
     }
 
+    /** Whether any message is older than {@code cutoff}: one index lookup, no transaction, no locks. */
+    public boolean hasExpired(Connection connection, Instant cutoff) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql.oldestCreatedAt());
+                ResultSet rows = statement.executeQuery()) {
+            LocalDateTime oldest = rows.next() ? rows.getObject(1, LocalDateTime.class) : null;
+            return oldest != null && oldest.isBefore(LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC));
+        }
+    }
+
     /** How many messages are older than {@code cutoff}: rows trimming still owes. */
     public long countExpired(Connection connection, Instant cutoff) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql.countExpired())) {

@@ -31,7 +31,11 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
     /** The classpath resource holding this database's idempotent DDL. */
     public abstract String ddlResource();
 
-    /** Trimming candidates: expired rows, oldest first, skipping rows another node is trimming right now. */
+    /**
+     * Trimming candidates: expired rows, oldest first, skipping rows another node is trimming right now. Ordered by
+     * {@code created_at} so the created_at index serves it; ordered by id, PostgreSQL without fresh statistics walks
+     * the primary key and filters the whole table.
+     */
     public abstract String selectExpiredForTrim();
 
     // Shared statements. The shard row is both the id allocator and the writers' lock.
@@ -81,6 +85,10 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         return "DELETE FROM cable_messages WHERE id IN (" + InList.placeholders(idCount) + ")";
     }
 
+    public String oldestCreatedAt() {
+        return "SELECT MIN(created_at) FROM cable_messages";
+    }
+
     public String countExpired() {
         return "SELECT COUNT(*) FROM cable_messages WHERE created_at < ?";
     }
@@ -94,7 +102,7 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         @Override
         public String selectExpiredForTrim() {
             // H2 is one process; plain row locks are enough.
-            return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY id LIMIT ? FOR UPDATE";
+            return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE";
         }
     }
 
@@ -106,7 +114,7 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
 
         @Override
         public String selectExpiredForTrim() {
-            return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
+            return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED";
         }
     }
 
@@ -119,7 +127,7 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         @Override
         public String selectExpiredForTrim() {
             // MariaDB 10.6+ and MySQL 8+ both accept SKIP LOCKED.
-            return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
+            return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED";
         }
     }
 }

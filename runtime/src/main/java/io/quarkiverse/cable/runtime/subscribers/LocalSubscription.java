@@ -3,6 +3,7 @@ package io.quarkiverse.cable.runtime.subscribers;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import io.quarkiverse.cable.CableException;
@@ -29,7 +30,7 @@ public final class LocalSubscription implements Subscription {
     private volatile long startingLine = NOT_STARTED;
 
     public LocalSubscription(String channel, long channelHash, CableListener listener, int bufferLimit,
-            Consumer<LocalSubscription> onClose, Runnable onListenerFailure) {
+            Consumer<LocalSubscription> onClose, BiConsumer<CableMessage, Throwable> onListenerFailure) {
         this.channel = channel;
         this.channelHash = channelHash;
         this.onClose = onClose;

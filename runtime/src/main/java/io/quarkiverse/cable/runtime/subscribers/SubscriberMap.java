@@ -1,5 +1,7 @@
 package io.quarkiverse.cable.runtime.subscribers;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -51,6 +53,13 @@ public final class SubscriberMap {
             }
         }
         return delivered;
+    }
+
+    /** Ends every subscription with {@code cause}; used when the cable stops. */
+    public void endAll(Throwable cause) {
+        List<LocalSubscription> all = new ArrayList<>();
+        channels.values().forEach(all::addAll);
+        all.forEach(subscription -> subscription.end(cause));
     }
 
     /** The hashes of all channels with at least one local subscriber; a snapshot, cheap to read. */

@@ -10,6 +10,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.FailureLog;
+import io.quarkiverse.cable.runtime.Workers;
 import io.quarkiverse.cable.runtime.config.CableSettings;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 
@@ -44,20 +45,12 @@ public final class Trimmer {
 
     public void start(String threadName) {
         running = true;
-        thread = Thread.ofVirtual().name(threadName).start(this::run);
+        thread = Workers.start(threadName, this::run);
     }
 
     public void stop(long timeoutMillis) {
         running = false;
-        Thread current = thread;
-        if (current != null) {
-            LockSupport.unpark(current);
-            try {
-                current.join(timeoutMillis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Workers.wakeAndJoin(thread, timeoutMillis);
     }
 
     /** Called after each committed batch; cheap, never blocks. */
@@ -77,11 +70,15 @@ public final class Trimmer {
 
     /** Deletes up to one batch of expired messages now; returns how many were deleted. */
     public int trimOnce() throws SQLException {
+        Instant cutoff = Instant.now().minus(settings.messageRetention());
         try (Connection connection = store.connection()) {
+            // Most owed trims find nothing expired; answer those with one cheap query instead of a locking transaction.
+            if (!store.hasExpired(connection, cutoff)) {
+                return 0;
+            }
             connection.setAutoCommit(false);
             try {
-                int deleted = store.trim(connection, Instant.now().minus(settings.messageRetention()),
-                        settings.trimBatchSize());
+                int deleted = store.trim(connection, cutoff, settings.trimBatchSize());
                 connection.commit();
                 stats.rowsTrimmed.add(deleted);
                 return deleted;

@@ -15,6 +15,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.FailureLog;
+import io.quarkiverse.cable.runtime.Workers;
 import io.quarkiverse.cable.runtime.config.CableSettings;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
@@ -54,7 +55,7 @@ public final class BatchWriter {
     }
 
     public void start(String threadName) {
-        thread = Thread.ofVirtual().name(threadName).start(this::run);
+        thread = Workers.start(threadName, this::run);
     }
 
     /** Queues a broadcast; fails at once when the queue is full or the writer stopped. Never blocks. */
@@ -95,16 +96,7 @@ public final class BatchWriter {
         synchronized (acceptLock) {
             accepting = false;
         }
-        Thread current = thread;
-        if (current == null) {
-            return;
-        }
-        try {
-            current.join(timeoutMillis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (current.isAlive()) {
+        if (!Workers.wakeAndJoin(thread, timeoutMillis)) {
             LOG.warnf("Cable writer did not finish within %d ms; %d broadcasts were not stored", timeoutMillis,
                     queue.size());
         }
@@ -169,7 +161,7 @@ public final class BatchWriter {
                 stats.batches.increment();
                 stats.committed.add(batch.size());
                 completeAll(batch);
-                afterCommit.accept(batch.size());
+                notifyCommitted(batch.size());
                 return;
             } catch (SQLException e) {
                 if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff) > deadline) {
@@ -183,6 +175,15 @@ public final class BatchWriter {
                 Thread.sleep(backoff);
                 backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
             }
+        }
+    }
+
+    /** The batch is committed whatever happens here: a failing hook is logged, never reported as a failed write. */
+    private void notifyCommitted(int rows) {
+        try {
+            afterCommit.accept(rows);
+        } catch (RuntimeException e) {
+            LOG.error("Cable after-commit hook failed", e);
         }
     }
 
