@@ -37,6 +37,32 @@ public interface CableBuildTimeConfig {
     @WithDefault("<default>")
     String persistenceUnit();
 
+    /**
+     * Health check settings.
+     */
+    HealthBuildTime health();
+
+    /**
+     * Metrics settings.
+     */
+    MetricsBuildTime metrics();
+
+    interface HealthBuildTime {
+        /**
+         * Whether the cable's readiness and liveness checks are registered when `quarkus-smallrye-health` is present.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
+    interface MetricsBuildTime {
+        /**
+         * Whether the cable publishes its metrics when `quarkus-micrometer` is present.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
     enum Adapter {
         DATABASE,
         MEMORY;

@@ -76,6 +76,47 @@ public interface CableRuntimeConfig {
      */
     Schema schema();
 
+    /**
+     * Readiness thresholds (see the Observability page).
+     */
+    Health health();
+
+    interface Health {
+        /**
+         * Readiness is down when the poller has not completed a cycle for this long (it retries with backoff of up
+         * to 5 s while the database fails).
+         */
+        @WithDefault("10s")
+        Duration pollTimeout();
+
+        /**
+         * Readiness is down when the writer has been writing a batch for this long, measured from when its oldest
+         * broadcast was queued (a stuck or retrying writer).
+         */
+        @WithDefault("30s")
+        Duration writerTimeout();
+
+        /**
+         * Readiness is down when the last poll handed over a message written longer ago than this.
+         */
+        @WithDefault("30s")
+        Duration maxPollLag();
+
+        /**
+         * Readiness is down when this node's poller is more than this many message ids behind the newest one.
+         */
+        @WithDefault("100000")
+        long maxCursorLag();
+
+        /**
+         * Readiness is down when more than this many messages are older than `message-retention` (trimming is not
+         * keeping up, or autotrim is off and nothing else deletes them). Expired rows are counted up to this number
+         * plus one, so the count stays cheap.
+         */
+        @WithDefault("100000")
+        long maxTrimDebt();
+    }
+
     interface Writer {
         /**
          * The most broadcasts written in one transaction.

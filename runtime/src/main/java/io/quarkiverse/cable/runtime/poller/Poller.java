@@ -43,6 +43,8 @@ public final class Poller {
     private volatile Thread thread;
     private volatile long cursor;
     private volatile long lastSuccessNanos = System.nanoTime();
+    private volatile boolean trackHorizon;
+    private volatile long horizon;
 
     public Poller(MessageStore store, SubscriberMap subscribers, CableSettings settings, CableStats stats) {
         this.store = store;
@@ -95,6 +97,23 @@ public final class Poller {
         return lastSuccessNanos;
     }
 
+    /**
+     * Makes each poll also read the newest committed id (one primary-key lookup on the poll's connection), so
+     * {@link #horizon()} knows how far this node has read even when the newest rows belong to channels nobody here
+     * subscribes to. Turned on by the health check and the metrics; off, the poll runs one query as before.
+     */
+    public void trackHorizon() {
+        trackHorizon = true;
+    }
+
+    /**
+     * The id up to which every message of a subscribed channel has been read: the cursor, or more when
+     * {@link #trackHorizon()} is on and the last poll read everything up to the newest id it saw.
+     */
+    public long horizon() {
+        return Math.max(cursor, horizon);
+    }
+
     /** The running thread, or null before start. */
     public Thread thread() {
         return thread;
@@ -132,24 +151,46 @@ public final class Poller {
             return false;
         }
         List<PolledMessage> messages;
+        long started = System.nanoTime();
+        long newest = -1;
         try (Connection connection = store.connection()) {
             startPending(connection);
             long[] hashes = subscribers.channelHashes();
             if (hashes.length == 0) {
                 return false;
             }
+            if (trackHorizon) {
+                // Read before the poll: every id up to it is committed, so the poll below sees all of them.
+                newest = store.newestId(connection);
+            }
             messages = store.poll(connection, cursor, hashes, settings.pollBatchSize());
         }
+        long duration = System.nanoTime() - started;
         stats.polls.increment();
         stats.rowsPolled.add(messages.size());
+        stats.lastPollDurationNanos = duration;
+        CableStats.Observer observer = stats.observer;
+        observer.polled(duration, messages.size());
         if (LOG.isTraceEnabled()) {
             LOG.tracef("Cable poll after %d returned %d messages", cursor, messages.size());
         }
+        long maxLag = 0;
         for (PolledMessage polled : messages) {
             stats.deliveries.add(subscribers.dispatch(polled.channelHash(), polled.message()));
             cursor = polled.message().id();
+            if (polled.createdAtMillis() > 0) {
+                // Wall clocks: created_at is the writer's clock; skew between nodes shows up here (clamped at 0).
+                long lag = Math.max(0, System.currentTimeMillis() - polled.createdAtMillis());
+                maxLag = Math.max(maxLag, lag);
+                observer.pollLag(lag);
+            }
         }
-        return messages.size() == settings.pollBatchSize();
+        stats.lastPollLagMillis = maxLag;
+        boolean full = messages.size() == settings.pollBatchSize();
+        if (!full && newest > horizon) {
+            horizon = newest;
+        }
+        return full;
     }
 
     private void startPending(Connection connection) throws SQLException {

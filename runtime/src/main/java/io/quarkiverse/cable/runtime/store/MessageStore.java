@@ -98,12 +98,48 @@ public final class MessageStore {
             List<PolledMessage> messages = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    CableMessage message = new CableMessage(rows.getLong(1), rows.getString(3), rows.getBytes(4),
-                            rows.getBoolean(5));
-                    messages.add(new PolledMessage(rows.getLong(2), message));
+                    messages.add(polledMessage(rows));
                 }
             }
             return messages;
+        }
+    }
+
+    /** Reads a row of id, channel_hash, channel, payload, binary_payload, created_at. */
+    private static PolledMessage polledMessage(ResultSet rows) throws SQLException {
+        CableMessage message = new CableMessage(rows.getLong(1), rows.getString(3), rows.getBytes(4),
+                rows.getBoolean(5));
+        LocalDateTime createdAt = rows.getObject(6, LocalDateTime.class);
+        return new PolledMessage(rows.getLong(2), message,
+                createdAt == null ? 0 : createdAt.toInstant(ZoneOffset.UTC).toEpochMilli());
+    }
+
+    /** The newest {@code limit} messages of all channels, newest first. */
+    public List<PolledMessage> recent(Connection connection, int limit) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql.recentMessages())) {
+            statement.setInt(1, limit);
+            List<PolledMessage> messages = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    messages.add(polledMessage(rows));
+                }
+            }
+            return messages;
+        }
+    }
+
+    /**
+     * How many messages are older than {@code cutoff}, counting at most {@code cap}: cheap enough for every health
+     * probe and metrics scrape however large the backlog.
+     */
+    public long countExpired(Connection connection, Instant cutoff, long cap) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql.countExpiredUpTo())) {
+            statement.setObject(1, LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC));
+            statement.setLong(2, cap);
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
         }
     }
 

@@ -72,12 +72,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
     }
 
     public String pollAll() {
-        return "SELECT id, channel_hash, channel, payload, binary_payload FROM cable_messages"
+        return "SELECT id, channel_hash, channel, payload, binary_payload, created_at FROM cable_messages"
                 + " WHERE id > ? ORDER BY id LIMIT ?";
     }
 
     public String pollChannels(int hashCount) {
-        return "SELECT id, channel_hash, channel, payload, binary_payload FROM cable_messages"
+        return "SELECT id, channel_hash, channel, payload, binary_payload, created_at FROM cable_messages"
                 + " WHERE id > ? AND channel_hash IN (" + InList.placeholders(hashCount) + ") ORDER BY id LIMIT ?";
     }
 
@@ -91,6 +91,17 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
 
     public String countExpired() {
         return "SELECT COUNT(*) FROM cable_messages WHERE created_at < ?";
+    }
+
+    /** Expired rows counted up to a cap: a range scan of the created_at index that stops at the cap. */
+    public String countExpiredUpTo() {
+        return "SELECT COUNT(*) FROM (SELECT id FROM cable_messages WHERE created_at < ? LIMIT ?) expired";
+    }
+
+    /** The newest messages of all channels, newest first (Dev UI). */
+    public String recentMessages() {
+        return "SELECT id, channel_hash, channel, payload, binary_payload, created_at FROM cable_messages"
+                + " ORDER BY id DESC LIMIT ?";
     }
 
     static final class H2 extends SqlDialect {

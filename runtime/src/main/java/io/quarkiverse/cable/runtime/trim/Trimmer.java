@@ -53,6 +53,11 @@ public final class Trimmer {
         Workers.wakeAndJoin(thread, timeoutMillis);
     }
 
+    public boolean isAlive() {
+        Thread current = thread;
+        return current != null && current.isAlive();
+    }
+
     /** Called after each committed batch; cheap, never blocks. */
     public void afterWrite(int rows) {
         if (!settings.autotrim()) {

@@ -160,6 +160,7 @@ public final class BatchWriter {
                 writeOnce(batch);
                 stats.batches.increment();
                 stats.committed.add(batch.size());
+                stats.observer.batchCommitted(batch.size());
                 completeAll(batch);
                 notifyCommitted(batch.size());
                 return;

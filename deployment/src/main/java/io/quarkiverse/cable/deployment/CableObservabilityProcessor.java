@@ -1,0 +1,68 @@
+package io.quarkiverse.cable.deployment;
+
+import java.util.Optional;
+
+import io.quarkiverse.cable.runtime.config.CableBuildTimeConfig;
+import io.quarkiverse.cable.runtime.observability.CableDevUiService;
+import io.quarkiverse.cable.runtime.observability.CableLivenessCheck;
+import io.quarkiverse.cable.runtime.observability.CableMetrics;
+import io.quarkiverse.cable.runtime.observability.CableObservability;
+import io.quarkiverse.cable.runtime.observability.CableReadinessCheck;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
+import io.quarkus.deployment.IsLocalDevelopment;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
+import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
+import io.quarkus.devui.spi.page.CardPageBuildItem;
+import io.quarkus.devui.spi.page.Page;
+import io.quarkus.runtime.metrics.MetricsFactory;
+import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
+
+/**
+ * Health checks, metrics and the Dev UI card. Each is registered only when the application has what it needs
+ * (SmallRye Health, Micrometer, development mode), so none of their classes is loaded otherwise.
+ */
+class CableObservabilityProcessor {
+
+    /** The figures the checks, the metrics and the Dev UI share; harmless on its own (no optional class). */
+    @BuildStep
+    AdditionalBeanBuildItem observability() {
+        return AdditionalBeanBuildItem.unremovableOf(CableObservability.class);
+    }
+
+    @BuildStep
+    void healthChecks(Capabilities capabilities, CableBuildTimeConfig config, BuildProducer<HealthBuildItem> checks) {
+        if (capabilities.isPresent(Capability.SMALLRYE_HEALTH)) {
+            checks.produce(new HealthBuildItem(CableReadinessCheck.class.getName(), config.health().enabled()));
+            checks.produce(new HealthBuildItem(CableLivenessCheck.class.getName(), config.health().enabled()));
+        }
+    }
+
+    @BuildStep
+    void metrics(Optional<MetricsCapabilityBuildItem> metricsCapability, CableBuildTimeConfig config,
+            BuildProducer<AdditionalBeanBuildItem> beans) {
+        if (config.metrics().enabled() && metricsCapability.isPresent()
+                && metricsCapability.get().metricsSupported(MetricsFactory.MICROMETER)) {
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(CableMetrics.class));
+        }
+    }
+
+    @BuildStep(onlyIf = IsLocalDevelopment.class)
+    CardPageBuildItem devUiCard(CableAdapterBuildItem adapter) {
+        CardPageBuildItem card = new CardPageBuildItem();
+        card.addBuildTimeData("adapter", adapter.adapter().configName());
+        card.addPage(Page.webComponentPageBuilder()
+                .title("Cable")
+                .icon("font-awesome-solid:tower-broadcast")
+                .componentLink("qwc-cable-dashboard.js"));
+        return card;
+    }
+
+    @BuildStep(onlyIf = IsLocalDevelopment.class)
+    JsonRPCProvidersBuildItem devUiRpc() {
+        return new JsonRPCProvidersBuildItem(CableDevUiService.class);
+    }
+}

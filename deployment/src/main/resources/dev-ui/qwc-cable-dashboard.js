@@ -1,0 +1,115 @@
+import { LitElement, html, css } from 'lit';
+import { JsonRpc } from 'jsonrpc';
+import { adapter } from 'build-time-data';
+import '@vaadin/grid';
+import '@vaadin/text-field';
+import '@vaadin/text-area';
+import '@vaadin/button';
+import { notifier } from 'notifier';
+
+/**
+ * Quarkus Cable: the figures operators watch (poll lag, writer queue, cursor lag, trim debt), the channels with
+ * their subscribers on this node, the newest messages, and a form to broadcast a test message.
+ */
+export class QwcCableDashboard extends LitElement {
+
+    jsonRpc = new JsonRpc(this);
+
+    static styles = css`
+        :host { display: flex; flex-direction: column; gap: 1em; padding: 1em; }
+        .figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(12em, 1fr)); gap: 0.5em; }
+        .figure { border: 1px solid var(--lumo-contrast-10pct); border-radius: var(--lumo-border-radius-m); padding: 0.5em; }
+        .figure .label { color: var(--lumo-contrast-60pct); font-size: var(--lumo-font-size-s); }
+        .figure .value { font-size: var(--lumo-font-size-xl); }
+        .form { display: flex; gap: 0.5em; align-items: flex-end; }
+        .form vaadin-text-area { flex: 1; }
+        h3 { margin: 0.5em 0 0 0; }
+    `;
+
+    static properties = {
+        _status: { state: true },
+        _channels: { state: true },
+        _messages: { state: true },
+        _channel: { state: true },
+        _payload: { state: true }
+    };
+
+    constructor() {
+        super();
+        this._status = null;
+        this._channels = [];
+        this._messages = [];
+        this._channel = 'devui:test';
+        this._payload = 'hello from the Dev UI';
+    }
+
+    connectedCallback() {
+        super.connectedCallback();
+        this._refresh();
+        this._timer = setInterval(() => this._refresh(), 2000);
+    }
+
+    disconnectedCallback() {
+        clearInterval(this._timer);
+        super.disconnectedCallback();
+    }
+
+    _refresh() {
+        this.jsonRpc.getStatus().then(r => this._status = r.result);
+        this.jsonRpc.getChannels().then(r => this._channels = r.result);
+        this.jsonRpc.getRecentMessages({ limit: 50 }).then(r => this._messages = r.result);
+    }
+
+    _broadcast() {
+        this.jsonRpc.broadcast({ channel: this._channel, payload: this._payload }).then(r => {
+            const ok = r.result === 'committed';
+            notifier.showInfoMessage(ok ? 'Broadcast committed on ' + this._channel : r.result, 'bottom-start');
+            this._refresh();
+        });
+    }
+
+    _figure(label, value) {
+        return html`<div class="figure"><div class="label">${label}</div>
+            <div class="value">${value === null || value === undefined ? '–' : value}</div></div>`;
+    }
+
+    render() {
+        const s = this._status || {};
+        return html`
+            <div class="figures">
+                ${this._figure('Adapter', s.adapter || adapter)}
+                ${this._figure('Database', s.databaseReachable === undefined || s.databaseReachable === null ? null
+                    : (s.databaseReachable ? 'reachable' : 'unreachable'))}
+                ${this._figure('Poll lag (ms, last poll)', s.pollLagMillis)}
+                ${this._figure('Last poll (ms ago)', s.lastPollAgeMillis)}
+                ${this._figure('Cursor lag (ids)', s.cursorLag)}
+                ${this._figure('Writer queue', s.writerQueueDepth)}
+                ${this._figure('Writer busy for (ms)', s.writerOldestAgeMillis)}
+                ${this._figure('Trim debt (rows)', s.trimDebt)}
+                ${this._figure('Channels / subscribers', (s.channels ?? '–') + ' / ' + (s.subscribers ?? '–'))}
+                ${this._figure('Broadcasts / deliveries', (s.broadcasts ?? '–') + ' / ' + (s.deliveries ?? '–'))}
+            </div>
+            <h3>Broadcast a test message</h3>
+            <div class="form">
+                <vaadin-text-field label="Channel" .value=${this._channel}
+                    @value-changed=${e => this._channel = e.detail.value}></vaadin-text-field>
+                <vaadin-text-area label="Payload" .value=${this._payload}
+                    @value-changed=${e => this._payload = e.detail.value}></vaadin-text-area>
+                <vaadin-button theme="primary" @click=${() => this._broadcast()}>Broadcast</vaadin-button>
+            </div>
+            <h3>Channels subscribed on this node</h3>
+            <vaadin-grid .items=${this._channels} all-rows-visible>
+                <vaadin-grid-sort-column path="channel" header="Channel" auto-width></vaadin-grid-sort-column>
+                <vaadin-grid-sort-column path="subscribers" header="Subscribers" auto-width></vaadin-grid-sort-column>
+            </vaadin-grid>
+            <h3>Recent messages</h3>
+            <vaadin-grid .items=${this._messages} all-rows-visible>
+                <vaadin-grid-column path="id" header="Id" auto-width></vaadin-grid-column>
+                <vaadin-grid-column path="channel" header="Channel" auto-width></vaadin-grid-column>
+                <vaadin-grid-column path="createdAt" header="Written (UTC)" auto-width></vaadin-grid-column>
+                <vaadin-grid-column path="bytes" header="Bytes" auto-width></vaadin-grid-column>
+                <vaadin-grid-column path="payload" header="Payload"></vaadin-grid-column>
+            </vaadin-grid>`;
+    }
+}
+customElements.define('qwc-cable-dashboard', QwcCableDashboard);

@@ -1,0 +1,83 @@
+package io.quarkiverse.cable.runtime.observability;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import io.quarkiverse.cable.runtime.DatabaseTransport;
+import io.quarkiverse.cable.runtime.store.PolledMessage;
+
+/**
+ * The Dev UI card's JSON-RPC methods (development mode only): the cable's figures, its channels, the newest
+ * messages, and a test broadcast.
+ */
+public class CableDevUiService {
+
+    private static final int PREVIEW_CHARS = 200;
+
+    @Inject
+    CableObservability observability;
+
+    public CableObservability.Snapshot getStatus() {
+        return observability.snapshot();
+    }
+
+    public List<Map<String, Object>> getChannels() {
+        List<Map<String, Object>> channels = new ArrayList<>();
+        observability.channels().forEach((channel, count) -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("channel", channel);
+            row.put("subscribers", count);
+            channels.add(row);
+        });
+        return channels;
+    }
+
+    /** The newest messages of all channels, newest first; empty with the memory adapter, which stores nothing. */
+    public List<Map<String, Object>> getRecentMessages(int limit) throws SQLException {
+        if (!(observability.engine().transport() instanceof DatabaseTransport database) || database.store() == null) {
+            return List.of();
+        }
+        List<Map<String, Object>> messages = new ArrayList<>();
+        try (Connection connection = database.store().connection()) {
+            for (PolledMessage polled : database.store().recent(connection, Math.max(1, Math.min(limit, 500)))) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("id", polled.message().id());
+                row.put("channel", polled.message().channel());
+                row.put("createdAt", Instant.ofEpochMilli(polled.createdAtMillis()).toString());
+                row.put("binary", polled.message().binary());
+                row.put("bytes", polled.message().payload().length);
+                String text = polled.message().binary() ? "(binary)"
+                        : new String(polled.message().payload(), StandardCharsets.UTF_8);
+                row.put("payload", text.length() > PREVIEW_CHARS ? text.substring(0, PREVIEW_CHARS) + "…" : text);
+                messages.add(row);
+            }
+        }
+        return messages;
+    }
+
+    /** Broadcasts a text message and waits for its commit; answers "committed" or the failure. */
+    public String broadcast(String channel, String payload) {
+        try {
+            observability.engine().broadcast(channel, payload).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            return "committed";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        } catch (Exception e) {
+            Throwable cause = e instanceof CompletionException || e instanceof java.util.concurrent.ExecutionException
+                    ? e.getCause()
+                    : e;
+            return "failed: " + cause.getMessage();
+        }
+    }
+}

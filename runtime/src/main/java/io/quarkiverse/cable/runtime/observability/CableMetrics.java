@@ -1,0 +1,122 @@
+package io.quarkiverse.cable.runtime.observability;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.Timer;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.DatabaseTransport;
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * Publishes the cable's figures to Micrometer. The deployment registers this bean only when the Micrometer
+ * extension is present and {@code quarkus.cable.metrics.enabled} is true; without it no class here is loaded, and
+ * the data path's {@link CableStats.Observer} stays a no-op. Every name is documented on the Observability page.
+ */
+@Singleton
+public class CableMetrics {
+
+    @Inject
+    CableObservability observability;
+
+    @Inject
+    MeterRegistry registry;
+
+    void register(@Observes StartupEvent event) {
+        CableStats stats = observability.stats();
+        counter("cable.broadcasts", "Broadcasts accepted (valid, handed to the writer or the memory adapter)",
+                stats, s -> s.broadcasts.sum());
+        counter("cable.broadcasts.committed", "Broadcasts committed to the database (memory adapter: delivered)",
+                stats, s -> s.committed.sum());
+        counter("cable.deliveries", "Messages handed to local subscribers (one per message and subscriber)", stats,
+                s -> s.deliveries.sum());
+        counter("cable.slow.consumer.disconnects",
+                "Subscriptions closed because their listener fell more than subscriber-buffer messages behind", stats,
+                s -> s.failures(CableStats.Failure.SLOW_CONSUMER));
+        for (CableStats.Failure kind : CableStats.Failure.values()) {
+            FunctionCounter.builder("cable.errors", stats, s -> s.failures(kind))
+                    .description("Failures counted (and logged at most once per second) by kind")
+                    .tag("kind", kind.name().toLowerCase(Locale.ROOT))
+                    .register(registry);
+        }
+        Gauge.builder("cable.channels", observability, o -> o.engine().subscribers().channelCount())
+                .description("Channels with at least one subscriber on this node").register(registry);
+        Gauge.builder("cable.subscribers", observability, o -> o.engine().subscribers().subscriberCount())
+                .description("Subscriptions on this node").register(registry);
+
+        if (!(observability.engine().transport() instanceof DatabaseTransport database)) {
+            return;
+        }
+        counter("cable.polls", "Polls that ran a query", stats, s -> s.polls.sum());
+        counter("cable.trim.rows", "Expired messages deleted by trimming", stats, s -> s.rowsTrimmed.sum());
+        Gauge.builder("cable.writer.queue.depth", database, d -> d.writer().queueDepth())
+                .description("Broadcasts waiting for the writer").register(registry);
+        TimeGauge.builder("cable.writer.oldest.age", database, TimeUnit.NANOSECONDS, d -> {
+            long oldest = d.writer().oldestQueuedAtNanos();
+            return oldest == 0 ? 0 : Math.max(0, System.nanoTime() - oldest);
+        }).description("How long the writer has been busy with its current batch, from its oldest broadcast's queueing;"
+                + " 0 when idle").register(registry);
+        TimeGauge.builder("cable.poller.last.success.age", database, TimeUnit.NANOSECONDS,
+                d -> System.nanoTime() - d.poller().lastSuccessNanos())
+                .description("Time since the poller last completed a cycle").register(registry);
+        Gauge.builder("cable.poller.cursor.lag", observability,
+                o -> o.probe().reachable() ? o.cursorLag(o.probe(), database.poller()) : Double.NaN)
+                .description("Message ids this node's poller is behind the newest committed id (probed at most once"
+                        + " a second)")
+                .register(registry);
+        Gauge.builder("cable.trim.debt", observability, o -> {
+            CableObservability.Probe probe = o.probe();
+            return probe.reachable() ? probe.trimDebt() : Double.NaN;
+        }).description("Messages older than message-retention, counted up to health.max-trim-debt + 1 (probed at most"
+                + " once a second)").register(registry);
+
+        Timer lag = Timer.builder("cable.poll.lag")
+                .description("Time from a message's write (created_at) to its hand-off to local subscribers")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(registry);
+        Timer duration = Timer.builder("cable.poll.duration")
+                .description("Duration of one poll query, borrowing the connection included")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(registry);
+        DistributionSummary rows = DistributionSummary.builder("cable.poll.rows")
+                .description("Messages read by one poll").register(registry);
+        DistributionSummary batches = DistributionSummary.builder("cable.writer.batch.size")
+                .description("Broadcasts committed in one writer transaction").register(registry);
+        stats.observer = new CableStats.Observer() {
+            @Override
+            public void polled(long durationNanos, int count) {
+                duration.record(durationNanos, TimeUnit.NANOSECONDS);
+                rows.record(count);
+            }
+
+            @Override
+            public void pollLag(long lagMillis) {
+                lag.record(lagMillis, TimeUnit.MILLISECONDS);
+            }
+
+            @Override
+            public void batchCommitted(int size) {
+                batches.record(size);
+            }
+        };
+    }
+
+    private void counter(String name, String description, CableStats stats, ToDoubleFunction<CableStats> value) {
+        FunctionCounter.builder(name, stats, value).description(description).register(registry);
+    }
+}
