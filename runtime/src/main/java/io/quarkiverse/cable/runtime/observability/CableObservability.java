@@ -147,7 +147,9 @@ public class CableObservability {
         long oldest = writer.oldestQueuedAtNanos();
         return new Snapshot(engine.adapter(), database.datasourceName(), probe.reachable(), probe.error(),
                 probe.newestId() < 0 ? null : probe.newestId(), poller.cursor(), cursorLag(probe, poller),
-                probe.trimDebt() < 0 ? null : probe.trimDebt(), probe.trimDebtCapped(), stats.lastPollLagMillis,
+                probe.trimDebt() < 0 ? null : probe.trimDebt(), probe.trimDebtCapped(),
+                // Without subscribed channels the poller runs no query, so the last poll's lag would never reset.
+                channels == 0 ? 0L : stats.lastPollLagMillis,
                 TimeUnit.NANOSECONDS.toMillis(now - poller.lastSuccessNanos()),
                 TimeUnit.NANOSECONDS.toMicros(stats.lastPollDurationNanos), writer.queueDepth(),
                 oldest == 0 ? 0 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(now - oldest)), poller.isAlive(), writer.isAlive(),
