@@ -11,6 +11,8 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.delivery.Delivery;
+import io.quarkiverse.cable.runtime.delivery.OrderedMailbox;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
@@ -55,17 +57,25 @@ public final class CableEngine implements Cable {
 
     @Override
     public Subscription subscribe(String channel, CableListener listener) {
+        if (listener == null) {
+            throw new CableException.InvalidMessage("Cable subscription listener must not be null");
+        }
+        return subscribe(channel, new OrderedMailbox(listener, settings.subscriberBuffer(),
+                (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
+                        + message.channel() + "' failed for message " + message.id(), failure)));
+    }
+
+    /**
+     * Subscribes any {@link Delivery}, with the same starting-line guarantee as {@link #subscribe(String, CableListener)}.
+     * A direct delivery runs on the dispatching thread (the poller), so it must never block.
+     */
+    public LocalSubscription subscribe(String channel, Delivery delivery) {
         String problem = channelProblem(channel);
         if (problem != null) {
             throw new CableException.InvalidMessage(problem);
         }
-        if (listener == null) {
-            throw new CableException.InvalidMessage("Cable subscription listener must not be null");
-        }
-        LocalSubscription subscription = new LocalSubscription(channel, ChannelHash.of(channel), listener,
-                settings.subscriberBuffer(), subscribers::remove,
-                (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
-                        + message.channel() + "' failed for message " + message.id(), failure));
+        LocalSubscription subscription = new LocalSubscription(channel, ChannelHash.of(channel), delivery,
+                subscribers::remove);
         subscription.closed().whenComplete((ignored, failure) -> {
             if (failure instanceof CableException.SlowConsumer) {
                 failures.record(CableStats.Failure.SLOW_CONSUMER, failure.getMessage(), null);
@@ -73,6 +83,23 @@ public final class CableEngine implements Cable {
         });
         transport.startSubscription(subscription);
         return subscription;
+    }
+
+    /** Why {@code channel} cannot be used, or null when it can. */
+    public String channelProblem(String channel) {
+        if (channel == null || channel.isEmpty()) {
+            return "Cable channel name must not be null or empty";
+        }
+        if (channel.length() > settings.maxChannelLength()) {
+            return "Cable channel name is " + channel.length() + " characters, over quarkus.cable.max-channel-length ("
+                    + settings.maxChannelLength() + ")";
+        }
+        return null;
+    }
+
+    /** Records a failure of the WebSocket layer in the same counters and rate-limited log as the core's. */
+    public void recordFailure(CableStats.Failure kind, String message) {
+        failures.record(kind, message, null);
     }
 
     @Override
@@ -120,17 +147,6 @@ public final class CableEngine implements Cable {
             }
         });
         return result;
-    }
-
-    private String channelProblem(String channel) {
-        if (channel == null || channel.isEmpty()) {
-            return "Cable channel name must not be null or empty";
-        }
-        if (channel.length() > settings.maxChannelLength()) {
-            return "Cable channel name is " + channel.length() + " characters, over quarkus.cable.max-channel-length ("
-                    + settings.maxChannelLength() + ")";
-        }
-        return null;
     }
 
     private CompletionStage<Void> rejected(CableException failure) {

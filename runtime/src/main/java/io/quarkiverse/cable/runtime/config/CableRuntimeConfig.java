@@ -77,6 +77,29 @@ public interface CableRuntimeConfig {
     Schema schema();
 
     /**
+     * WebSocket streaming settings.
+     */
+    WebSocket websocket();
+
+    interface WebSocket {
+        /**
+         * The most frames a WebSocket connection may have waiting to be written to the network. A connection that
+         * exceeds it is closed with code 1008 and a reason starting `cable: client too slow`: this bounds the memory
+         * one client can hold. Keep it well above `poll-batch-size`, since a healthy client can receive a burst.
+         */
+        @WithDefault("10000")
+        int maxPendingFrames();
+
+        /**
+         * How long a WebSocket connection with frames waiting may go without a single frame written before it is
+         * closed as too slow (code 1008). A client that reads, even slowly, keeps completing writes; one that stopped
+         * reading does not.
+         */
+        @WithDefault("10s")
+        Duration stallTimeout();
+    }
+
+    /**
      * Readiness thresholds (see the Observability page).
      */
     Health health();

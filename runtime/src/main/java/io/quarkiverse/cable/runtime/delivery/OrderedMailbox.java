@@ -13,7 +13,7 @@ import io.quarkiverse.cable.CableMessage;
  * ever waits for user code. A drain thread is started only while messages are waiting. The number of waiting
  * messages is bounded: {@link #offer} refuses once the limit is reached.
  */
-public final class OrderedMailbox {
+public final class OrderedMailbox implements Delivery {
 
     private final CableListener listener;
     private final int limit;
@@ -30,10 +30,12 @@ public final class OrderedMailbox {
         this.onListenerFailure = onListenerFailure;
     }
 
+    @Override
     public int limit() {
         return limit;
     }
 
+    @Override
     public boolean offer(CableMessage message) {
         if (size.incrementAndGet() > limit) {
             size.decrementAndGet();
@@ -44,6 +46,7 @@ public final class OrderedMailbox {
         return true;
     }
 
+    @Override
     public void discard() {
         discarded = true;
         queue.clear();

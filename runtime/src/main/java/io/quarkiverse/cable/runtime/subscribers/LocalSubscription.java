@@ -3,14 +3,12 @@ package io.quarkiverse.cable.runtime.subscribers;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import io.quarkiverse.cable.CableException;
-import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.delivery.OrderedMailbox;
+import io.quarkiverse.cable.runtime.delivery.Delivery;
 
 /**
  * One in-JVM subscriber. Its starting line is set once, when the subscription is recorded; messages at or below it
@@ -22,19 +20,18 @@ public final class LocalSubscription implements Subscription {
 
     private final String channel;
     private final long channelHash;
-    private final OrderedMailbox mailbox;
+    private final Delivery delivery;
     private final Consumer<LocalSubscription> onClose;
     private final CompletableFuture<Void> confirmed = new CompletableFuture<>();
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
     private final AtomicBoolean open = new AtomicBoolean(true);
     private volatile long startingLine = NOT_STARTED;
 
-    public LocalSubscription(String channel, long channelHash, CableListener listener, int bufferLimit,
-            Consumer<LocalSubscription> onClose, BiConsumer<CableMessage, Throwable> onListenerFailure) {
+    public LocalSubscription(String channel, long channelHash, Delivery delivery, Consumer<LocalSubscription> onClose) {
         this.channel = channel;
         this.channelHash = channelHash;
         this.onClose = onClose;
-        this.mailbox = new OrderedMailbox(listener, bufferLimit, onListenerFailure);
+        this.delivery = delivery;
     }
 
     @Override
@@ -68,10 +65,10 @@ public final class LocalSubscription implements Subscription {
         if (message.id() <= startingLine || !open.get()) {
             return true;
         }
-        if (mailbox.offer(message)) {
+        if (delivery.offer(message)) {
             return true;
         }
-        end(new CableException.SlowConsumer(channel, mailbox.limit()));
+        end(new CableException.SlowConsumer(channel, delivery.limit()));
         return false;
     }
 
@@ -96,7 +93,7 @@ public final class LocalSubscription implements Subscription {
             return;
         }
         onClose.accept(this);
-        mailbox.discard();
+        delivery.discard();
         if (cause == null) {
             confirmed.cancel(false);
             closed.complete(null);

@@ -1,0 +1,96 @@
+package io.quarkiverse.cable.deployment;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import jakarta.inject.Singleton;
+
+import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.AnnotationTarget;
+import org.jboss.jandex.AnnotationValue;
+import org.jboss.jandex.ClassInfo;
+import org.jboss.jandex.DotName;
+
+import io.quarkiverse.cable.StreamFrom;
+import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
+import io.quarkiverse.cable.runtime.websocket.StreamTemplates;
+import io.quarkiverse.cable.runtime.websocket.StreamTemplatesRecorder;
+import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.ExecutionTime;
+import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.runtime.configuration.ConfigurationException;
+import io.quarkus.websockets.next.WebSocket;
+
+/**
+ * Streams cable channels to WebSockets Next endpoints: finds {@link StreamFrom} on {@code @WebSocket} classes, checks
+ * every template against the endpoint's path parameters, and registers the streaming bean.
+ */
+class CableWebSocketProcessor {
+
+    private static final DotName STREAM_FROM = DotName.createSimple(StreamFrom.class);
+    private static final DotName WEB_SOCKET = DotName.createSimple(WebSocket.class);
+
+    @BuildStep
+    AdditionalBeanBuildItem streamingBean() {
+        return AdditionalBeanBuildItem.unremovableOf(WebSocketStreams.class);
+    }
+
+    @BuildStep
+    @Record(ExecutionTime.STATIC_INIT)
+    SyntheticBeanBuildItem streamTemplates(CombinedIndexBuildItem index, StreamTemplatesRecorder recorder) {
+        Map<String, List<String>> byEndpoint = new TreeMap<>();
+        for (AnnotationInstance streamFrom : index.getIndex().getAnnotations(STREAM_FROM)) {
+            if (streamFrom.target().kind() != AnnotationTarget.Kind.CLASS) {
+                continue;
+            }
+            ClassInfo endpoint = streamFrom.target().asClass();
+            List<String> templates = checkedTemplates(endpoint, streamFrom);
+            byEndpoint.put(endpointId(endpoint), templates);
+        }
+        return SyntheticBeanBuildItem.configure(StreamTemplates.class)
+                .scope(Singleton.class)
+                .unremovable()
+                .supplier(recorder.templates(new HashMap<>(byEndpoint)))
+                .done();
+    }
+
+    private static List<String> checkedTemplates(ClassInfo endpoint, AnnotationInstance streamFrom) {
+        AnnotationInstance webSocket = endpoint.declaredAnnotation(WEB_SOCKET);
+        if (webSocket == null) {
+            throw new ConfigurationException("@StreamFrom on " + endpoint.name()
+                    + " needs a WebSockets Next endpoint: annotate the class with @WebSocket");
+        }
+        String path = webSocket.value("path").asString();
+        Set<String> pathParameters = Set.copyOf(ChannelTemplate.parameters(path));
+        List<String> templates = List.of(streamFrom.value().asStringArray());
+        if (templates.isEmpty()) {
+            throw new ConfigurationException("@StreamFrom on " + endpoint.name() + " names no channel");
+        }
+        for (String template : templates) {
+            if (template.isBlank()) {
+                throw new ConfigurationException("@StreamFrom on " + endpoint.name() + " has an empty channel template");
+            }
+            for (String parameter : ChannelTemplate.parameters(template)) {
+                if (!pathParameters.contains(parameter)) {
+                    throw new ConfigurationException("@StreamFrom(\"" + template + "\") on " + endpoint.name()
+                            + " names path parameter {" + parameter + "}, but the endpoint path " + path
+                            + " has " + (pathParameters.isEmpty() ? "none" : pathParameters));
+                }
+            }
+        }
+        return templates;
+    }
+
+    /** WebSockets Next identifies an endpoint by {@code endpointId}, defaulting to the class name. */
+    private static String endpointId(ClassInfo endpoint) {
+        AnnotationValue id = endpoint.declaredAnnotation(WEB_SOCKET).value("endpointId");
+        return id == null || id.asString().isEmpty() ? endpoint.name().toString() : id.asString();
+    }
+}

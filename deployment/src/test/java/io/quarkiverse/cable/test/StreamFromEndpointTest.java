@@ -1,0 +1,79 @@
+package io.quarkiverse.cable.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableStreams;
+import io.quarkiverse.cable.StreamFrom;
+import io.quarkiverse.cable.runtime.websocket.StreamTemplates;
+import io.quarkus.test.QuarkusUnitTest;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.websockets.next.BasicWebSocketConnector;
+import io.quarkus.websockets.next.OnOpen;
+import io.quarkus.websockets.next.WebSocket;
+import io.quarkus.websockets.next.WebSocketClientConnection;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.smallrye.mutiny.Uni;
+
+/** @StreamFrom templates are found at build time and streamed to each connection, resolved from its path. */
+class StreamFromEndpointTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest app = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClass(Rooms.class))
+            .overrideConfigKey("quarkus.cable.adapter", "memory");
+
+    @Inject
+    StreamTemplates templates;
+
+    @Inject
+    Cable cable;
+
+    @Inject
+    BasicWebSocketConnector connector;
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Test
+    void streamsTheResolvedChannel() throws Exception {
+        assertThat(templates.forEndpoint(Rooms.class.getName())).containsExactly("room:{room}", "everyone");
+        List<String> received = new CopyOnWriteArrayList<>();
+        WebSocketClientConnection client = connector.baseUri(base).path("/rooms/lobby")
+                .onTextMessage((connection, text) -> received.add(text)).connectAndAwait();
+        try {
+            await().atMost(30, TimeUnit.SECONDS).until(() -> received.contains("ready"));
+            cable.broadcast("room:other", "not here");
+            cable.broadcast("room:lobby", "in lobby");
+            cable.broadcast("everyone", "to all");
+            await().atMost(30, TimeUnit.SECONDS).until(() -> received.size() >= 3);
+            assertThat(received).containsExactly("ready", "in lobby", "to all");
+        } finally {
+            client.closeAndAwait();
+        }
+    }
+
+    @WebSocket(path = "/rooms/{room}")
+    @StreamFrom({ "room:{room}", "everyone" })
+    public static class Rooms {
+
+        @Inject
+        CableStreams streams;
+
+        @OnOpen
+        Uni<String> open(WebSocketConnection connection) {
+            return Uni.createFrom().completionStage(streams.confirmed(connection)).replaceWith("ready");
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.quarkiverse.cable.it;
+
+import jakarta.inject.Inject;
+
+import io.quarkiverse.cable.CableStreams;
+import io.quarkus.websockets.next.OnTextMessage;
+import io.quarkus.websockets.next.WebSocket;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Streams chosen by the client at run time: {@code start:<channel>}, {@code stop:<channel>}, and
+ * {@code shout:<channel>} (a stream with a callback that upper-cases each message and names the thread it ran on).
+ */
+@WebSocket(path = "/feed")
+public class FeedSocket {
+
+    @Inject
+    CableStreams streams;
+
+    @OnTextMessage
+    Uni<String> command(String command, WebSocketConnection connection) {
+        int colon = command.indexOf(':');
+        String verb = colon < 0 ? command : command.substring(0, colon);
+        String channel = colon < 0 ? "" : command.substring(colon + 1);
+        return switch (verb) {
+            case "start" -> Uni.createFrom().completionStage(streams.start(connection, channel))
+                    .replaceWith("started:" + channel);
+            case "shout" -> Uni.createFrom().completionStage(streams.start(connection, channel,
+                    (message, target) -> message.text().toUpperCase() + "|" + Thread.currentThread().isVirtual() + "|"
+                            + Thread.currentThread().getName()))
+                    .replaceWith("started:" + channel);
+            case "stop" -> {
+                streams.stop(connection, channel);
+                yield Uni.createFrom().item("stopped:" + channel);
+            }
+            default -> Uni.createFrom().item("unknown command: " + verb);
+        };
+    }
+}

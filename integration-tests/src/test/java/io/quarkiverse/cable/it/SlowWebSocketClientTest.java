@@ -1,0 +1,83 @@
+package io.quarkiverse.cable.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.core.Vertx;
+
+/** A client that stops reading is closed with 1008; a client in the same room keeps receiving everything. */
+@QuarkusTest
+@TestProfile(SlowWebSocketClientTest.SmallOutbox.class)
+class SlowWebSocketClientTest {
+
+    public static class SmallOutbox implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.cable.websocket.stall-timeout", "2s");
+        }
+    }
+
+    private static final int BATCH = 100;
+    private static final String PAYLOAD = "x".repeat(32 * 1024);
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    Cable cable;
+
+    @Inject
+    CableEngine engine;
+
+    @Test
+    void slowClientIsClosedAndOthersAreNotDisturbed() throws Exception {
+        String room = "slow-" + System.nanoTime();
+        long slowBefore = engine.stats().failures(CableStats.Failure.SLOW_CONSUMER);
+        try (WsClient slow = WsClient.connect(vertx, base, "/rooms/" + room).awaitFrame("ready");
+                WsClient healthy = WsClient.connect(vertx, base, "/rooms/" + room).awaitFrame("ready")) {
+            slow.stopReading();
+            // Keep broadcasting until the stalled client is closed: its socket buffers fill, its writes stop
+            // completing, and after the stall timeout the next frame for it closes it.
+            int sent = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (engine.stats().failures(CableStats.Failure.SLOW_CONSUMER) == slowBefore
+                    && System.nanoTime() < deadline) {
+                List<CompletableFuture<Void>> commits = new ArrayList<>();
+                for (int i = 0; i < BATCH; i++, sent++) {
+                    commits.add(cable.broadcast("room:" + room, sent + ":" + PAYLOAD).toCompletableFuture());
+                }
+                CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            }
+            // Reading again, the stalled client gets what was buffered and then the close frame.
+            slow.resumeReading();
+            assertThat(slow.closeStatus.get(60, TimeUnit.SECONDS)).isEqualTo((short) 1008);
+            assertThat(slow.closeReason).startsWith("cable: client too slow");
+
+            healthy.awaitFrames(sent + 1);
+            for (int i = 0; i < sent; i++) {
+                assertThat(healthy.received.get(i + 1)).startsWith(i + ":");
+            }
+            assertThat(engine.subscribers().subscribersByChannel().get("room:" + room)).isEqualTo(1);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.quarkiverse.cable.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Vertx;
+
+/** Channels streamed to WebSockets Next endpoints, with real WebSocket clients. */
+@QuarkusTest
+class WebSocketStreamsTest {
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    Cable cable;
+
+    @Inject
+    CableEngine engine;
+
+    @Test
+    void broadcastReachesEveryConnectionOfTheRoom() throws Exception {
+        String room = "every-" + System.nanoTime();
+        List<WsClient> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                clients.add(WsClient.connect(vertx, base, "/rooms/" + room).awaitFrame("ready"));
+            }
+            commit("room:" + room, "{\"text\":\"hello\"}");
+            for (WsClient client : clients) {
+                assertThat(client.awaitFrames(2).received).containsExactly("ready", "{\"text\":\"hello\"}");
+            }
+        } finally {
+            closeAll(clients);
+        }
+    }
+
+    @Test
+    void roomsAreIsolatedAndClosingUnsubscribes() throws Exception {
+        String a = "iso-a-" + System.nanoTime();
+        String b = "iso-b-" + System.nanoTime();
+        try (WsClient inA = WsClient.connect(vertx, base, "/rooms/" + a).awaitFrame("ready");
+                WsClient inB = WsClient.connect(vertx, base, "/rooms/" + b).awaitFrame("ready")) {
+            commit("room:" + a, "for a");
+            commit("room:" + b, "for b");
+            assertThat(inA.awaitFrames(2).received).containsExactly("ready", "for a");
+            assertThat(inB.awaitFrames(2).received).containsExactly("ready", "for b");
+            assertThat(engine.subscribers().subscribersByChannel()).containsKeys("room:" + a, "room:" + b);
+        }
+        await().atMost(Collector.TIMEOUT).until(() -> !engine.subscribers().subscribersByChannel()
+                .containsKey("room:" + a) && !engine.subscribers().subscribersByChannel().containsKey("room:" + b));
+    }
+
+    @Test
+    void tenThousandMessagesArriveInOrder() throws Exception {
+        String room = "burst-" + System.nanoTime();
+        try (WsClient client = WsClient.connect(vertx, base, "/rooms/" + room).awaitFrame("ready")) {
+            List<CompletableFuture<Void>> commits = new ArrayList<>();
+            for (int i = 0; i < 10_000; i++) {
+                commits.add(cable.broadcast("room:" + room, Integer.toString(i)).toCompletableFuture());
+            }
+            CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+            client.awaitFrames(10_001);
+            List<String> expected = new ArrayList<>(List.of("ready"));
+            IntStream.range(0, 10_000).mapToObj(Integer::toString).forEach(expected::add);
+            assertThat(client.received).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void dynamicStreamsStartAndStop() throws Exception {
+        String first = "dyn-1-" + System.nanoTime();
+        String second = "dyn-2-" + System.nanoTime();
+        try (WsClient client = WsClient.connect(vertx, base, "/feed")) {
+            client.send("start:" + first);
+            client.awaitFrame("started:" + first);
+            commit(first, "one");
+            client.awaitFrame("one");
+
+            client.send("stop:" + first);
+            client.awaitFrame("stopped:" + first);
+            commit(first, "not after stop");
+            client.send("start:" + second);
+            client.awaitFrame("started:" + second);
+            commit(second, "two");
+            client.awaitFrame("two");
+            assertThat(client.received).containsExactly("started:" + first, "one", "stopped:" + first,
+                    "started:" + second, "two");
+        }
+    }
+
+    @Test
+    void callbacksRunOnVirtualThreadsOffThePoller() throws Exception {
+        String channel = "shout-" + System.nanoTime();
+        try (WsClient client = WsClient.connect(vertx, base, "/feed")) {
+            client.send("shout:" + channel);
+            client.awaitFrame("started:" + channel);
+            commit(channel, "hi");
+            client.awaitFrames(2);
+            String[] shouted = client.received.get(1).split("\\|");
+            assertThat(shouted[0]).isEqualTo("HI");
+            assertThat(shouted[1]).as("virtual thread").isEqualTo("true");
+            assertThat(shouted[2]).doesNotStartWith("cable-poller").doesNotContain("eventloop");
+        }
+    }
+
+    @Test
+    void aChannelOverTheLimitRejectsTheConnectionWithAReason() throws Exception {
+        try (WsClient client = WsClient.connect(vertx, base, "/rooms/" + "r".repeat(1100))) {
+            assertThat(client.closeStatus.get(30, TimeUnit.SECONDS)).isEqualTo((short) 1008);
+            assertThat(client.closeReason).contains("quarkus.cable.max-channel-length");
+        }
+    }
+
+    private void commit(String channel, String payload) throws Exception {
+        cable.broadcast(channel, payload).toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    private static void closeAll(List<WsClient> clients) throws Exception {
+        for (WsClient client : clients) {
+            client.close();
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.quarkiverse.cable.it;
+
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketConnectOptions;
+
+/** A real WebSocket client (Vert.x core) recording text frames and the close status. */
+final class WsClient implements AutoCloseable {
+
+    final List<String> received = new CopyOnWriteArrayList<>();
+    final CompletableFuture<Short> closeStatus = new CompletableFuture<>();
+    volatile String closeReason;
+    private final WebSocketClient client;
+    private volatile WebSocket socket;
+
+    private WsClient(WebSocketClient client) {
+        this.client = client;
+    }
+
+    static WsClient connect(Vertx vertx, URI base, String path) throws Exception {
+        WebSocketClient client = vertx.createWebSocketClient();
+        WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(base.getHost()).setPort(base.getPort())
+                .setURI(path);
+        WsClient ws = new WsClient(client);
+        // Handlers are set on the event loop as the connection completes, before any frame can be read: a frame the
+        // server sends right after the handshake is never missed.
+        client.connect(options).onSuccess(socket -> {
+            ws.socket = socket;
+            socket.textMessageHandler(ws.received::add);
+            socket.closeHandler(ignored -> {
+                ws.closeReason = socket.closeReason();
+                ws.closeStatus.complete(socket.closeStatusCode());
+            });
+        }).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        return ws;
+    }
+
+    WsClient awaitFrames(int count) {
+        await().atMost(Collector.TIMEOUT).until(() -> received.size() >= count);
+        return this;
+    }
+
+    WsClient awaitFrame(String frame) {
+        await().atMost(Collector.TIMEOUT).until(() -> received.contains(frame));
+        return this;
+    }
+
+    void send(String text) throws Exception {
+        socket.writeTextMessage(text).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    /** Stops reading from the socket: the server's writes back up as they would for a stalled client. */
+    void stopReading() {
+        socket.pause();
+    }
+
+    void resumeReading() {
+        socket.resume();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (!socket.isClosed()) {
+            socket.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+        client.close();
+    }
+}

@@ -1,0 +1,239 @@
+package io.quarkiverse.cable.runtime.websocket;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.CableStreams;
+import io.quarkiverse.cable.StreamCallback;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.delivery.Delivery;
+import io.quarkiverse.cable.runtime.delivery.OrderedMailbox;
+import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.quarkus.websockets.next.runtime.ConnectionManager;
+
+/**
+ * Cable streams on WebSockets Next connections: {@link io.quarkiverse.cable.StreamFrom} streams start when a connection
+ * opens and everything stops when it closes (a synchronous connection listener, so no broadcast slips between the
+ * open and the stream's start).
+ * <p>
+ * The fast path: without a callback, a stream's delivery runs on the dispatching thread and writes the frame, encoded
+ * once per node, straight to the connection; no worker pool, no per-connection encoding, and per-connection order is
+ * the dispatch order. With a callback, each connection and channel gets an ordered mailbox on a virtual thread.
+ */
+@Singleton
+public class WebSocketStreams implements CableStreams {
+
+    private static final Logger LOG = Logger.getLogger(WebSocketStreams.class);
+
+    @Inject
+    CableEngine engine;
+
+    @Inject
+    StreamTemplates templates;
+
+    /** Absent when the application has no WebSocket endpoint; then there is nothing to listen to. */
+    @Inject
+    Instance<ConnectionManager> connections;
+
+    private final Map<String, ConnectionOutbox> outboxes = new ConcurrentHashMap<>();
+    private final EncodedFrames frames = new EncodedFrames();
+    private ConnectionOutbox.OutboxLimits limits;
+
+    @Inject
+    void configure(CableRuntimeConfig config) {
+        int maxPendingFrames = config.websocket().maxPendingFrames();
+        if (maxPendingFrames < 1) {
+            throw new IllegalArgumentException(
+                    "Invalid configuration: quarkus.cable.websocket.max-pending-frames must be at least 1, was "
+                            + maxPendingFrames);
+        }
+        if (config.websocket().stallTimeout().isNegative() || config.websocket().stallTimeout().isZero()) {
+            throw new IllegalArgumentException(
+                    "Invalid configuration: quarkus.cable.websocket.stall-timeout must be a positive duration, was "
+                            + config.websocket().stallTimeout());
+        }
+        limits = new ConnectionOutbox.OutboxLimits(maxPendingFrames, config.websocket().stallTimeout().toNanos());
+    }
+
+    void listen(@Observes StartupEvent startup) {
+        if (!connections.isResolvable()) {
+            return;
+        }
+        connections.get().addListener(new ConnectionManager.ConnectionListener() {
+            @Override
+            public void connectionAdded(String endpoint, WebSocketConnection connection) {
+                // The listener's first argument names the generated endpoint class; the id the templates are
+                // registered under is the connection's endpoint id.
+                startTemplates(templates.forEndpoint(connection.endpointId()), connection);
+            }
+
+            @Override
+            public void connectionRemoved(String endpoint, String connectionId) {
+                stopAll(connectionId);
+            }
+        });
+    }
+
+    @Override
+    public CompletionStage<Void> start(WebSocketConnection connection, String channel) {
+        return start(connection, channel, null);
+    }
+
+    @Override
+    public CompletionStage<Void> start(WebSocketConnection connection, String channel, StreamCallback callback) {
+        String problem = engine.channelProblem(channel);
+        if (problem != null) {
+            return CompletableFuture.failedFuture(new CableException.InvalidMessage(problem));
+        }
+        if (connection.isClosed()) {
+            return CompletableFuture.failedFuture(new CableException.InvalidMessage(
+                    "Cannot stream '" + channel + "': connection " + connection.id() + " is closed"));
+        }
+        ConnectionOutbox outbox = outboxes.computeIfAbsent(connection.id(),
+                id -> new ConnectionOutbox(connection, limits, why -> slowConsumer(connection, why)));
+        LocalSubscription existing = outbox.streams.get(channel);
+        if (existing != null) {
+            return existing.confirmed();
+        }
+        LocalSubscription subscription = engine.subscribe(channel, delivery(outbox, callback));
+        LocalSubscription raced = outbox.streams.putIfAbsent(channel, subscription);
+        if (raced != null) {
+            subscription.close();
+            return raced.confirmed();
+        }
+        return subscription.confirmed();
+    }
+
+    @Override
+    public void stop(WebSocketConnection connection, String channel) {
+        ConnectionOutbox outbox = outboxes.get(connection.id());
+        if (outbox != null) {
+            LocalSubscription subscription = outbox.streams.remove(channel);
+            if (subscription != null) {
+                subscription.close();
+            }
+        }
+    }
+
+    @Override
+    public void stopAll(WebSocketConnection connection) {
+        stopAll(connection.id());
+    }
+
+    @Override
+    public Set<String> channels(WebSocketConnection connection) {
+        ConnectionOutbox outbox = outboxes.get(connection.id());
+        return outbox == null ? Set.of() : Set.copyOf(outbox.streams.keySet());
+    }
+
+    @Override
+    public CompletionStage<Void> confirmed(WebSocketConnection connection) {
+        ConnectionOutbox outbox = outboxes.get(connection.id());
+        if (outbox == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.allOf(outbox.streams.values().stream()
+                .map(subscription -> subscription.confirmed().toCompletableFuture())
+                .toArray(CompletableFuture[]::new));
+    }
+
+    /** Connections with at least one stream on this node. */
+    public int connectionCount() {
+        return outboxes.size();
+    }
+
+    private void stopAll(String connectionId) {
+        ConnectionOutbox outbox = outboxes.remove(connectionId);
+        if (outbox != null) {
+            outbox.streams.values().forEach(LocalSubscription::close);
+            outbox.streams.clear();
+        }
+    }
+
+    private void startTemplates(List<String> channelTemplates, WebSocketConnection connection) {
+        for (String template : channelTemplates) {
+            String channel = ChannelTemplate.resolve(template, connection::pathParam);
+            String problem = channel.isEmpty() ? "Cable stream '" + template + "' resolved to an empty channel"
+                    : engine.channelProblem(channel);
+            if (problem != null) {
+                reject(connection, problem);
+                return;
+            }
+            start(connection, channel);
+        }
+    }
+
+    private void reject(WebSocketConnection connection, String problem) {
+        LOG.warnf("Closing WebSocket connection %s on %s: %s", connection.id(), connection.handshakeRequest().path(),
+                problem);
+        stopAll(connection.id());
+        String reason = problem.length() > 120 ? problem.substring(0, 120) : problem;
+        connection.close(new CloseReason(ConnectionOutbox.POLICY_VIOLATION, reason)).subscribe().with(ignored -> {
+        }, failure -> {
+        });
+    }
+
+    private Delivery delivery(ConnectionOutbox outbox, StreamCallback callback) {
+        if (callback == null) {
+            return new DirectDelivery(outbox);
+        }
+        return new OrderedMailbox(message -> {
+            String frame = callback.apply(message, outbox.connection);
+            if (frame != null) {
+                outbox.send(frame);
+            }
+        }, outbox.limits().maxPendingFrames(), (message, failure) -> engine.recordFailure(CableStats.Failure.LISTENER,
+                "Cable stream callback on '" + message.channel() + "' failed for message " + message.id() + ": "
+                        + failure));
+    }
+
+    private void slowConsumer(WebSocketConnection connection, String why) {
+        engine.recordFailure(CableStats.Failure.SLOW_CONSUMER, "Closing WebSocket connection " + connection.id()
+                + " as too slow: " + why + " (quarkus.cable.websocket.*)");
+        stopAll(connection.id());
+    }
+
+    /** The fast path: on the dispatching thread, the shared frame straight to the connection. */
+    private final class DirectDelivery implements Delivery {
+
+        private final ConnectionOutbox outbox;
+
+        DirectDelivery(ConnectionOutbox outbox) {
+            this.outbox = outbox;
+        }
+
+        @Override
+        public boolean offer(CableMessage message) {
+            // A full outbox closes the whole connection (all its streams) itself; the subscription stays quiet.
+            outbox.send(frames.frameFor(message));
+            return true;
+        }
+
+        @Override
+        public void discard() {
+        }
+
+        @Override
+        public int limit() {
+            return outbox.limits().maxPendingFrames();
+        }
+    }
+}
