@@ -7,7 +7,7 @@ import io.quarkiverse.cable.CableMessage;
  * subscribers in one go, on one thread, so remembering the last message is enough: every connection after the first
  * reuses the frame. (The same {@link CableMessage} instance reaches every subscriber, so identity is the key.)
  */
-final class EncodedFrames {
+public final class EncodedFrames {
 
     private record Encoded(CableMessage message, Object frame) {
     }
@@ -15,7 +15,7 @@ final class EncodedFrames {
     private volatile Encoded last;
 
     /** The frame for {@code message}: a String for a text frame, a byte[] for a binary frame. */
-    Object frameFor(CableMessage message) {
+    public Object frameFor(CableMessage message) {
         Encoded cached = last;
         if (cached != null && cached.message() == message) {
             return cached.frame();
