@@ -155,9 +155,17 @@ public final class Poller {
         long newest = -1;
         try (Connection connection = store.connection()) {
             startPending(connection);
-            long[] hashes = subscribers.channelHashes();
-            if (hashes.length == 0) {
+            int channels = subscribers.channelCount();
+            if (channels == 0) {
                 return false;
+            }
+            // Past the IN-list limit the poll reads every channel and the subscriber map filters.
+            long[] hashes = channels <= MessageStore.MAX_FILTERED_CHANNELS ? subscribers.channelHashes() : null;
+            if (hashes != null && hashes.length == 0) {
+                return false;
+            }
+            if (hashes != null && hashes.length > MessageStore.MAX_FILTERED_CHANNELS) {
+                hashes = null; // channels were added since the count was read
             }
             if (trackHorizon) {
                 // Read before the poll: every id up to it is committed, so the poll below sees all of them.

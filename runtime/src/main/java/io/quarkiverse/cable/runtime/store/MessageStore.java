@@ -23,6 +23,9 @@ import io.quarkiverse.cable.CableMessage;
  */
 public final class MessageStore {
 
+    /** The most channels a poll filters by in SQL; above it the poll reads all channels (see {@link InList#MAX}). */
+    public static final int MAX_FILTERED_CHANNELS = InList.MAX;
+
     private final DataSource dataSource;
     private final SqlDialect sql;
 
@@ -86,10 +89,13 @@ public final class MessageStore {
         return lastId;
     }
 
-    /** Reads up to {@code limit} messages after {@code cursor} in id order, of the given channels or of all. */
+    /**
+     * Reads up to {@code limit} messages after {@code cursor} in id order, of the given channels, or of all channels
+     * when {@code channelHashes} is null.
+     */
     public List<PolledMessage> poll(Connection connection, long cursor, long[] channelHashes, int limit)
             throws SQLException {
-        boolean filtered = channelHashes.length <= InList.MAX;
+        boolean filtered = channelHashes != null;
         String query = filtered ? sql.pollChannels(InList.bucket(channelHashes.length)) : sql.pollAll();
         try (PreparedStatement statement = connection.prepareStatement(query)) {
             statement.setLong(1, cursor);

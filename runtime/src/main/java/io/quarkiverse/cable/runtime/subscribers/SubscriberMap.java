@@ -17,12 +17,14 @@ public final class SubscriberMap {
     private static final long[] NONE = new long[0];
 
     private final Map<Long, CopyOnWriteArrayList<LocalSubscription>> channels = new ConcurrentHashMap<>();
-    private volatile long[] hashes = NONE;
+    private long[] hashes = NONE;
+    /** Set by every change; the hash array is rebuilt only when the poller next asks, not on each subscribe. */
+    private volatile boolean hashesStale;
 
     public void add(LocalSubscription subscription) {
         synchronized (channels) {
             channels.computeIfAbsent(subscription.channelHash(), h -> new CopyOnWriteArrayList<>()).add(subscription);
-            hashes = snapshot();
+            hashesStale = true;
         }
     }
 
@@ -31,7 +33,7 @@ public final class SubscriberMap {
             CopyOnWriteArrayList<LocalSubscription> subscribers = channels.get(subscription.channelHash());
             if (subscribers != null && subscribers.remove(subscription) && subscribers.isEmpty()) {
                 channels.remove(subscription.channelHash());
-                hashes = snapshot();
+                hashesStale = true;
             }
         }
     }
@@ -62,8 +64,19 @@ public final class SubscriberMap {
         all.forEach(subscription -> subscription.end(cause));
     }
 
-    /** The hashes of all channels with at least one local subscriber; a snapshot, cheap to read. */
+    /**
+     * The hashes of all channels with at least one local subscriber, sorted. Rebuilt lazily: with 10,000 channels and
+     * subscription churn, rebuilding on every change would cost more than all the polls.
+     */
     public long[] channelHashes() {
+        if (hashesStale) {
+            synchronized (channels) {
+                if (hashesStale) {
+                    hashes = channels.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
+                    hashesStale = false;
+                }
+            }
+        }
         return hashes;
     }
 
@@ -88,9 +101,5 @@ public final class SubscriberMap {
             }
         }
         return counts;
-    }
-
-    private long[] snapshot() {
-        return channels.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
     }
 }
