@@ -1,0 +1,76 @@
+package io.quarkiverse.cable.it;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks what one client received on one channel against what was committed there: every committed message exactly
+ * once, nothing that was not committed, and each producer's messages in the order it broadcast them. Payloads are
+ * {@code <producer>|<seq>}; frames that are not payloads (such as "ready" or end markers) are ignored.
+ */
+final class Account {
+
+    long delivered;
+    long lost;
+    long duplicated;
+    long outOfOrder;
+    long unexpected;
+    final List<String> problems = new ArrayList<>();
+
+    /** Adds the account of one client: {@code committed} is the set of payloads stored on its channel. */
+    void check(String client, Collection<String> received, Set<String> committed) {
+        Set<String> seen = new HashSet<>();
+        Map<String, Integer> lastSeqByProducer = new HashMap<>();
+        for (String frame : received) {
+            int bar = frame.lastIndexOf('|');
+            if (bar < 0) {
+                continue;
+            }
+            delivered++;
+            if (!seen.add(frame)) {
+                duplicated++;
+                problem(client + " received " + frame + " twice");
+                continue;
+            }
+            if (!committed.contains(frame)) {
+                unexpected++;
+                problem(client + " received " + frame + ", which was not committed");
+            }
+            String producer = frame.substring(0, bar);
+            int seq = Integer.parseInt(frame.substring(bar + 1));
+            Integer previous = lastSeqByProducer.put(producer, seq);
+            if (previous != null && seq < previous) {
+                outOfOrder++;
+                problem(client + " received " + frame + " after " + producer + "|" + previous);
+            }
+        }
+        for (String expected : committed) {
+            if (!seen.contains(expected)) {
+                lost++;
+                problem(client + " never received " + expected);
+            }
+        }
+    }
+
+    private void problem(String text) {
+        if (problems.size() < 20) {
+            problems.add(text);
+        }
+    }
+
+    boolean clean() {
+        return lost == 0 && duplicated == 0 && outOfOrder == 0 && unexpected == 0;
+    }
+
+    @Override
+    public String toString() {
+        return "delivered " + delivered + ", lost " + lost + ", duplicated " + duplicated + ", out of order "
+                + outOfOrder + ", not committed but delivered " + unexpected
+                + (problems.isEmpty() ? "" : "; first problems: " + problems);
+    }
+}

@@ -1,0 +1,80 @@
+package io.quarkiverse.cable.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.CompletionException;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CableStreams;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * Bad arguments on every public entry point fail with {@link CableException.InvalidMessage} naming the problem (and
+ * the limit's property), are counted, and store nothing. Complements SubscriptionBehaviourTest and
+ * BroadcastResourceTest.
+ */
+@QuarkusTest
+class BadInputTest {
+
+    private static final String TOO_LONG = "c".repeat(1025);
+
+    @Inject
+    Cable cable;
+
+    @Inject
+    CableEngine engine;
+
+    @Inject
+    CableStreams streams;
+
+    @Test
+    void binaryBroadcastsAreCheckedLikeText() {
+        long committedBefore = engine.stats().committed.sum();
+        assertInvalid(() -> cable.broadcast("c", (byte[]) null).toCompletableFuture().join(),
+                "payload must not be null");
+        assertInvalid(() -> cable.broadcast("c", new byte[17 * 1024 * 1024 + 1]).toCompletableFuture().join(),
+                "quarkus.cable.max-payload-size");
+        assertInvalid(() -> cable.broadcast(TOO_LONG, new byte[1]).toCompletableFuture().join(),
+                "1025 characters, over quarkus.cable.max-channel-length (1024)");
+        assertInvalid(() -> cable.broadcast("", "x").toCompletableFuture().join(), "must not be null or empty");
+        assertThat(engine.stats().committed.sum()).isEqualTo(committedBefore);
+    }
+
+    @Test
+    void subscriptionsRefuseBadChannels() {
+        long invalidBefore = engine.stats().failures(CableStats.Failure.INVALID);
+        assertInvalid(() -> cable.subscribe(null, message -> {
+        }), "must not be null or empty");
+        assertInvalid(() -> cable.subscribe(TOO_LONG, message -> {
+        }), "quarkus.cable.max-channel-length");
+        assertInvalid(() -> cable.broadcast(null, "x").toCompletableFuture().join(), "must not be null or empty");
+        assertThat(engine.stats().failures(CableStats.Failure.INVALID)).isGreaterThan(invalidBefore);
+    }
+
+    @Test
+    void aChannelAtTheLimitIsAccepted() throws Exception {
+        String channel = "c".repeat(1024);
+        Collector collector = new Collector();
+        try (var subscription = cable.subscribe(channel, collector)) {
+            subscription.confirmed().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            cable.broadcast(channel, "at the limit").toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(collector.awaitCount(1).texts()).containsExactly("at the limit");
+        }
+    }
+
+    private static void assertInvalid(Runnable call, String message) {
+        assertThatThrownBy(call::run)
+                .satisfies(failure -> {
+                    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                    assertThat(cause).isInstanceOf(CableException.InvalidMessage.class).hasMessageContaining(message);
+                });
+    }
+}
