@@ -3,6 +3,7 @@ package io.quarkiverse.cable.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,12 +31,12 @@ class SlowWebSocketClientTest {
     public static class SmallOutbox implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.cable.websocket.stall-timeout", "2s");
+            return Map.of("quarkus.cable.websocket.stall-timeout", "5s");
         }
     }
 
     private static final int BATCH = 100;
-    private static final String PAYLOAD = "x".repeat(32 * 1024);
+    private static final String PAYLOAD = "x".repeat(8 * 1024);
 
     @TestHTTPResource("/")
     URI base;
@@ -73,7 +74,7 @@ class SlowWebSocketClientTest {
             assertThat(slow.closeStatus.get(60, TimeUnit.SECONDS)).isEqualTo((short) 1008);
             assertThat(slow.closeReason).startsWith("cable: client too slow");
 
-            healthy.awaitFrames(sent + 1);
+            healthy.awaitFrames(sent + 1, Duration.ofMinutes(3));
             for (int i = 0; i < sent; i++) {
                 assertThat(healthy.received.get(i + 1)).startsWith(i + ":");
             }

@@ -3,6 +3,7 @@ package io.quarkiverse.cable.it;
 import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -45,7 +46,11 @@ final class WsClient implements AutoCloseable {
     }
 
     WsClient awaitFrames(int count) {
-        await().atMost(Collector.TIMEOUT).until(() -> received.size() >= count);
+        return awaitFrames(count, Collector.TIMEOUT);
+    }
+
+    WsClient awaitFrames(int count, Duration timeout) {
+        await().atMost(timeout).until(() -> received.size() >= count);
         return this;
     }
 

@@ -62,8 +62,65 @@ public final class MessageStore {
      * same lock, so they are gapless and in commit order too.
      */
     public long write(Connection connection, List<OutgoingMessage> batch, Instant now) throws SQLException {
-        LocalDateTime timestamp = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
+        return writeLocked(connection, batch, now, lockShard(connection));
+    }
+
+    /**
+     * Like {@link #write}, and records the batch's receipt ({@code writerId}, {@code batch}) in the same transaction.
+     * <p>
+     * When a commit's acknowledgement is lost (the connection dies between COMMIT and its reply), the writer cannot
+     * tell whether the batch was stored. On a retry it passes {@code retry}: the receipt is then checked after the
+     * shard lock is taken (so the earlier attempt has either committed or rolled back by then), and a batch already
+     * stored is not written again. Returns {@link #ALREADY_COMMITTED} in that case.
+     */
+    public long writeWithReceipt(Connection connection, List<OutgoingMessage> batch, Instant now, String writerId,
+            long batchNumber, boolean retry) throws SQLException {
         long lastId = lockShard(connection);
+        if (retry && lastBatch(connection, writerId) == batchNumber) {
+            return ALREADY_COMMITTED;
+        }
+        long newLastId = writeLocked(connection, batch, now, lastId);
+        LocalDateTime timestamp = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
+        try (PreparedStatement update = connection.prepareStatement(sql.updateWriterReceipt())) {
+            update.setLong(1, batchNumber);
+            update.setObject(2, timestamp);
+            update.setString(3, writerId);
+            if (update.executeUpdate() == 1) {
+                return newLastId;
+            }
+        }
+        try (PreparedStatement insert = connection.prepareStatement(sql.insertWriterReceipt())) {
+            insert.setString(1, writerId);
+            insert.setLong(2, batchNumber);
+            insert.setObject(3, timestamp);
+            insert.executeUpdate();
+        }
+        return newLastId;
+    }
+
+    /** {@link #writeWithReceipt} found the batch already stored by an earlier attempt. */
+    public static final long ALREADY_COMMITTED = -1;
+
+    /** Deletes the receipts of writers idle since before {@code cutoff} (writers of stopped nodes). */
+    public int forgetIdleWriters(Connection connection, Instant cutoff) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(sql.deleteIdleWriters())) {
+            delete.setObject(1, LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC));
+            return delete.executeUpdate();
+        }
+    }
+
+    private long lastBatch(Connection connection, String writerId) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(sql.selectWriterReceipt())) {
+            select.setString(1, writerId);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() ? rows.getLong(1) : -1;
+            }
+        }
+    }
+
+    private long writeLocked(Connection connection, List<OutgoingMessage> batch, Instant now, long lastId)
+            throws SQLException {
+        LocalDateTime timestamp = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
         Map<Long, ChannelPosition> channels = channelPositions(connection, batch);
         try (PreparedStatement insert = connection.prepareStatement(sql.insertMessage())) {
             for (OutgoingMessage message : batch) {

@@ -52,6 +52,22 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         return "SELECT last_id FROM cable_shards WHERE shard = 0";
     }
 
+    public String selectWriterReceipt() {
+        return "SELECT last_batch FROM cable_writers WHERE writer_id = ?";
+    }
+
+    public String updateWriterReceipt() {
+        return "UPDATE cable_writers SET last_batch = ?, updated_at = ? WHERE writer_id = ?";
+    }
+
+    public String insertWriterReceipt() {
+        return "INSERT INTO cable_writers (writer_id, last_batch, updated_at) VALUES (?, ?, ?)";
+    }
+
+    public String deleteIdleWriters() {
+        return "DELETE FROM cable_writers WHERE updated_at < ?";
+    }
+
     public String insertMessage() {
         return "INSERT INTO cable_messages (id, channel_hash, channel, payload, binary_payload, stream_position, created_at)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?)";

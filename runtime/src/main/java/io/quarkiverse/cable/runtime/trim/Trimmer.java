@@ -84,6 +84,7 @@ public final class Trimmer {
             connection.setAutoCommit(false);
             try {
                 int deleted = store.trim(connection, cutoff, settings.trimBatchSize());
+                store.forgetIdleWriters(connection, cutoff);
                 connection.commit();
                 stats.rowsTrimmed.add(deleted);
                 return deleted;

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +44,9 @@ public final class BatchWriter {
     private volatile boolean accepting = true;
     private volatile Thread thread;
     private volatile long oldestQueuedAtNanos;
+    /** Identifies this writer's batch receipts in cable_writers; new for every start. */
+    private final String writerId = UUID.randomUUID().toString();
+    private long batchesStarted;
 
     /** {@code afterCommit} receives the size of each committed batch (wakes the poller, feeds the trimmer). */
     public BatchWriter(MessageStore store, CableSettings settings, CableStats stats, IntConsumer afterCommit) {
@@ -155,9 +159,11 @@ public final class BatchWriter {
     private void writeWithRetry(List<OutgoingMessage> batch) throws InterruptedException {
         long deadline = System.nanoTime() + settings.writerRetryTimeout().toNanos();
         long backoff = FIRST_BACKOFF_MILLIS;
+        long batchNumber = ++batchesStarted;
+        boolean retry = false;
         while (true) {
             try {
-                writeOnce(batch);
+                writeOnce(batch, batchNumber, retry);
                 stats.batches.increment();
                 stats.committed.add(batch.size());
                 stats.observer.batchCommitted(batch.size());
@@ -175,6 +181,7 @@ public final class BatchWriter {
                         "Cable writer could not store a batch, retrying in " + backoff + " ms: " + e.getMessage(), null);
                 Thread.sleep(backoff);
                 backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+                retry = true;
             }
         }
     }
@@ -188,11 +195,16 @@ public final class BatchWriter {
         }
     }
 
-    private void writeOnce(List<OutgoingMessage> batch) throws SQLException {
+    private void writeOnce(List<OutgoingMessage> batch, long batchNumber, boolean retry) throws SQLException {
         try (Connection connection = store.connection()) {
             connection.setAutoCommit(false);
             try {
-                store.write(connection, batch, Instant.now());
+                if (store.writeWithReceipt(connection, batch, Instant.now(), writerId, batchNumber,
+                        retry) == MessageStore.ALREADY_COMMITTED) {
+                    // An earlier attempt committed; only its acknowledgement was lost.
+                    connection.rollback();
+                    return;
+                }
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(connection);
