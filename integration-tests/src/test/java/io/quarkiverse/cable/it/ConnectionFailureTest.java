@@ -101,7 +101,7 @@ class ConnectionFailureTest {
             }
             List<Long> ids = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery("SELECT id FROM information_schema.processlist"
-                    + " WHERE db = 'cable_it' AND id <> CONNECTION_ID()")) {
+                    + " WHERE db = DATABASE() AND id <> CONNECTION_ID()")) {
                 while (rows.next()) {
                     ids.add(rows.getLong(1));
                 }
