@@ -20,6 +20,7 @@ final class WsClient implements AutoCloseable {
     final List<String> received = new CopyOnWriteArrayList<>();
     final CompletableFuture<Short> closeStatus = new CompletableFuture<>();
     volatile String closeReason;
+    volatile String subProtocol;
     private final WebSocketClient client;
     private volatile WebSocket socket;
 
@@ -27,15 +28,19 @@ final class WsClient implements AutoCloseable {
         this.client = client;
     }
 
-    static WsClient connect(Vertx vertx, URI base, String path) throws Exception {
+    static WsClient connect(Vertx vertx, URI base, String path, String... subProtocols) throws Exception {
         WebSocketClient client = vertx.createWebSocketClient();
         WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(base.getHost()).setPort(base.getPort())
                 .setURI(path);
+        for (String subProtocol : subProtocols) {
+            options.addSubProtocol(subProtocol);
+        }
         WsClient ws = new WsClient(client);
         // Handlers are set on the event loop as the connection completes, before any frame can be read: a frame the
         // server sends right after the handshake is never missed.
         client.connect(options).onSuccess(socket -> {
             ws.socket = socket;
+            ws.subProtocol = socket.subProtocol();
             socket.textMessageHandler(ws.received::add);
             socket.closeHandler(ignored -> {
                 ws.closeReason = socket.closeReason();

@@ -104,6 +104,45 @@ public interface CableRuntimeConfig {
      */
     Health health();
 
+    /**
+     * The path of the Action Cable endpoint (`actioncable-v1-json`), where `@rails/actioncable`, `@anycable/web` and
+     * Turbo's `<turbo-cable-stream-source>` connect.
+     */
+    @WithDefault("/cable")
+    String mountPath();
+
+    /**
+     * Action Cable endpoint settings.
+     */
+    ActionCable actionCable();
+
+    /**
+     * Turbo Streams settings.
+     */
+    Turbo turbo();
+
+    interface ActionCable {
+        /**
+         * Whether the Action Cable endpoint is served at `mount-path`.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * The largest command frame a client may send. A larger frame closes the connection with code 1009.
+         */
+        @WithDefault("64K")
+        MemorySize maxCommandSize();
+    }
+
+    interface Turbo {
+        /**
+         * The key that signs Turbo stream names (HMAC-SHA256). Required when the application uses `TurboStreams`;
+         * without it, `Turbo::StreamsChannel` subscriptions are rejected. Keep it secret and the same on every node.
+         */
+        java.util.Optional<String> signingKey();
+    }
+
     interface Health {
         /**
          * Readiness is down when the poller has not completed a cycle for this long (it retries with backoff of up

@@ -16,12 +16,38 @@ import io.quarkus.websockets.next.WebSocketConnection;
  * frames wait than the hard limit; either way it cannot grow the heap, and nobody else waits for it. A healthy client
  * taking a burst keeps completing writes, so it is not mistaken for a stalled one.
  */
-final class ConnectionOutbox {
+public final class ConnectionOutbox {
+
+    /** Where an outbox writes: a WebSockets Next connection or a Vert.x server WebSocket (the Action Cable endpoint). */
+    public interface Wire {
+        /** Writes a text (String) or binary (byte[]) frame without waiting; {@code done} runs when it completed or failed. */
+        void write(Object frame, Runnable done);
+
+        void close(int code, String reason);
+    }
+
+    static Wire wire(WebSocketConnection connection) {
+        return new Wire() {
+            @Override
+            public void write(Object frame, Runnable done) {
+                var write = frame instanceof byte[] bytes ? connection.sendBinary(bytes)
+                        : connection.sendText((String) frame);
+                write.subscribe().with(ignored -> done.run(), failure -> done.run());
+            }
+
+            @Override
+            public void close(int code, String reason) {
+                connection.close(new CloseReason(code, reason)).subscribe().with(ignored -> {
+                }, failure -> {
+                });
+            }
+        };
+    }
 
     /** RFC 6455 "policy violation": used for clients too slow to read and for connections that cannot stream. */
-    static final int POLICY_VIOLATION = 1008;
+    public static final int POLICY_VIOLATION = 1008;
 
-    final WebSocketConnection connection;
+    private final Wire wire;
     final Map<String, LocalSubscription> streams = new ConcurrentHashMap<>();
     private final OutboxLimits limits;
     private final Consumer<String> onSlowConsumer;
@@ -29,18 +55,18 @@ final class ConnectionOutbox {
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile long lastProgressNanos = System.nanoTime();
 
-    ConnectionOutbox(WebSocketConnection connection, OutboxLimits limits, Consumer<String> onSlowConsumer) {
-        this.connection = connection;
+    public ConnectionOutbox(Wire wire, OutboxLimits limits, Consumer<String> onSlowConsumer) {
+        this.wire = wire;
         this.limits = limits;
         this.onSlowConsumer = onSlowConsumer;
     }
 
-    OutboxLimits limits() {
+    public OutboxLimits limits() {
         return limits;
     }
 
     /** Writes a text (String) or binary (byte[]) frame; never blocks. */
-    void send(Object frame) {
+    public void send(Object frame) {
         if (closing.get()) {
             return;
         }
@@ -56,8 +82,18 @@ final class ConnectionOutbox {
             closeAsSlowConsumer("no frame written for " + limits.stallTimeoutMillis() + " ms");
             return;
         }
-        var write = frame instanceof byte[] bytes ? connection.sendBinary(bytes) : connection.sendText((String) frame);
-        write.subscribe().with(ignored -> progress(), failure -> progress());
+        wire.write(frame, this::progress);
+    }
+
+    /** Stops sending and closes the wire; later frames are dropped. */
+    public void close(int code, String reason) {
+        if (closing.compareAndSet(false, true)) {
+            wire.close(code, reason);
+        }
+    }
+
+    public boolean isClosing() {
+        return closing.get();
     }
 
     private void progress() {
@@ -68,15 +104,12 @@ final class ConnectionOutbox {
     private void closeAsSlowConsumer(String why) {
         if (closing.compareAndSet(false, true)) {
             onSlowConsumer.accept(why);
-            connection.close(new CloseReason(POLICY_VIOLATION, "cable: client too slow, " + why)).subscribe()
-                    .with(ignored -> {
-                    }, failure -> {
-                    });
+            wire.close(POLICY_VIOLATION, "cable: client too slow, " + why);
         }
     }
 
     /** The per-connection bounds, from quarkus.cable.websocket.*; read once at startup. */
-    record OutboxLimits(int maxPendingFrames, long stallTimeoutNanos) {
+    public record OutboxLimits(int maxPendingFrames, long stallTimeoutNanos) {
 
         long stallTimeoutMillis() {
             return stallTimeoutNanos / 1_000_000;

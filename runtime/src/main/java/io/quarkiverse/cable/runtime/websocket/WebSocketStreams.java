@@ -73,6 +73,11 @@ public class WebSocketStreams implements CableStreams {
         limits = new ConnectionOutbox.OutboxLimits(maxPendingFrames, config.websocket().stallTimeout().toNanos());
     }
 
+    /** The per-connection bounds from quarkus.cable.websocket.*, shared with the Action Cable endpoint. */
+    public ConnectionOutbox.OutboxLimits limits() {
+        return limits;
+    }
+
     void listen(@Observes StartupEvent startup) {
         if (!connections.isResolvable()) {
             return;
@@ -108,12 +113,12 @@ public class WebSocketStreams implements CableStreams {
                     "Cannot stream '" + channel + "': connection " + connection.id() + " is closed"));
         }
         ConnectionOutbox outbox = outboxes.computeIfAbsent(connection.id(),
-                id -> new ConnectionOutbox(connection, limits, why -> slowConsumer(connection, why)));
+                id -> new ConnectionOutbox(ConnectionOutbox.wire(connection), limits, why -> slowConsumer(connection, why)));
         LocalSubscription existing = outbox.streams.get(channel);
         if (existing != null) {
             return existing.confirmed();
         }
-        LocalSubscription subscription = engine.subscribe(channel, delivery(outbox, callback));
+        LocalSubscription subscription = engine.subscribe(channel, delivery(connection, outbox, callback));
         LocalSubscription raced = outbox.streams.putIfAbsent(channel, subscription);
         if (raced != null) {
             subscription.close();
@@ -191,12 +196,12 @@ public class WebSocketStreams implements CableStreams {
         });
     }
 
-    private Delivery delivery(ConnectionOutbox outbox, StreamCallback callback) {
+    private Delivery delivery(WebSocketConnection connection, ConnectionOutbox outbox, StreamCallback callback) {
         if (callback == null) {
             return new DirectDelivery(outbox);
         }
         return new OrderedMailbox(message -> {
-            String frame = callback.apply(message, outbox.connection);
+            String frame = callback.apply(message, connection);
             if (frame != null) {
                 outbox.send(frame);
             }

@@ -1,0 +1,154 @@
+package io.quarkiverse.cable.deployment;
+
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import jakarta.inject.Singleton;
+
+import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.AnnotationTarget;
+import org.jboss.jandex.AnnotationValue;
+import org.jboss.jandex.ClassInfo;
+import org.jboss.jandex.DotName;
+import org.jboss.jandex.IndexView;
+import org.jboss.jandex.MethodInfo;
+
+import io.quarkiverse.cable.CableAction;
+import io.quarkiverse.cable.CableChannel;
+import io.quarkiverse.cable.ChannelHandler;
+import io.quarkiverse.cable.ChannelSubscription;
+import io.quarkiverse.cable.TurboStreams;
+import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
+import io.quarkiverse.cable.runtime.actioncable.ChannelRegistry;
+import io.quarkiverse.cable.runtime.actioncable.ChannelRegistryRecorder;
+import io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
+import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
+import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.ExecutionTime;
+import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
+import io.quarkus.runtime.configuration.ConfigurationException;
+
+/**
+ * The Action Cable endpoint and the {@link CableChannel} beans: channels are read from the index, checked (unique
+ * names, {@link ChannelHandler}, action signatures and names), and handed to the runtime.
+ */
+class ActionCableProcessor {
+
+    private static final DotName CABLE_CHANNEL = DotName.createSimple(CableChannel.class);
+    private static final DotName CABLE_ACTION = DotName.createSimple(CableAction.class);
+    private static final DotName CHANNEL_HANDLER = DotName.createSimple(ChannelHandler.class);
+    private static final DotName SUBSCRIPTION = DotName.createSimple(ChannelSubscription.class);
+    private static final DotName JSON_OBJECT = DotName.createSimple("io.vertx.core.json.JsonObject");
+    private static final DotName TURBO_STREAMS = DotName.createSimple(TurboStreams.class);
+
+    @BuildStep
+    AdditionalBeanBuildItem beans() {
+        return AdditionalBeanBuildItem.builder().addBeanClasses(ActionCableServer.class, TurboStreamsProducer.class)
+                .setUnremovable().build();
+    }
+
+    /** Channel classes without a scope become singletons; all are kept, since they are looked up by name. */
+    @BuildStep
+    void channelBeans(BuildProducer<AutoAddScopeBuildItem> scopes, BuildProducer<UnremovableBeanBuildItem> unremovable) {
+        scopes.produce(AutoAddScopeBuildItem.builder().isAnnotatedWith(CABLE_CHANNEL).defaultScope(
+                io.quarkus.arc.processor.BuiltinScope.SINGLETON).unremovable().build());
+        unremovable.produce(UnremovableBeanBuildItem.beanTypes(TURBO_STREAMS));
+    }
+
+    @BuildStep
+    @Record(ExecutionTime.STATIC_INIT)
+    SyntheticBeanBuildItem channels(CombinedIndexBuildItem combined, ChannelRegistryRecorder recorder,
+            BuildProducer<ReflectiveClassBuildItem> reflective) {
+        IndexView index = combined.getIndex();
+        Map<String, String> classes = new TreeMap<>();
+        Map<String, List<String>> actions = new HashMap<>();
+        for (AnnotationInstance annotation : index.getAnnotations(CABLE_CHANNEL)) {
+            if (annotation.target().kind() != AnnotationTarget.Kind.CLASS) {
+                continue;
+            }
+            ClassInfo channel = annotation.target().asClass();
+            String name = annotation.value().asString();
+            if (name.isBlank()) {
+                throw new ConfigurationException("@CableChannel on " + channel.name() + " has an empty channel name");
+            }
+            if (TurboStreams.CHANNEL.equals(name)) {
+                throw new ConfigurationException("@CableChannel(\"" + name + "\") on " + channel.name()
+                        + " takes the name of the built-in Turbo Streams channel");
+            }
+            String previous = classes.put(name, channel.name().toString());
+            if (previous != null) {
+                throw new ConfigurationException("@CableChannel(\"" + name + "\") is on both " + previous + " and "
+                        + channel.name());
+            }
+            if (!implementsHandler(index, channel)) {
+                throw new ConfigurationException("@CableChannel(\"" + name + "\") on " + channel.name()
+                        + " must implement " + ChannelHandler.class.getName());
+            }
+            if (Modifier.isAbstract(channel.flags()) || Modifier.isInterface(channel.flags())) {
+                throw new ConfigurationException("@CableChannel(\"" + name + "\") on " + channel.name()
+                        + " must be a concrete class");
+            }
+            actions.put(name, actionsOf(name, channel));
+            reflective.produce(ReflectiveClassBuildItem.builder(channel.name().toString()).methods().build());
+        }
+        boolean turboUsed = !index.getKnownUsers(TURBO_STREAMS).isEmpty();
+        return SyntheticBeanBuildItem.configure(ChannelRegistry.class)
+                .scope(Singleton.class)
+                .unremovable()
+                .supplier(recorder.registry(new HashMap<>(classes), actions, turboUsed))
+                .done();
+    }
+
+    private static List<String> actionsOf(String channelName, ClassInfo channel) {
+        Map<String, String> byName = new TreeMap<>();
+        for (MethodInfo method : channel.methods()) {
+            AnnotationInstance action = method.annotation(CABLE_ACTION);
+            if (action == null || action.target().kind() != AnnotationTarget.Kind.METHOD) {
+                continue;
+            }
+            String where = channel.name() + "#" + method.name();
+            if (method.parametersCount() != 2 || !method.parameterType(0).name().equals(SUBSCRIPTION)
+                    || !method.parameterType(1).name().equals(JSON_OBJECT)) {
+                throw new ConfigurationException("@CableAction " + where + " must take (ChannelSubscription, "
+                        + "io.vertx.core.json.JsonObject)");
+            }
+            if (Modifier.isStatic(method.flags()) || Modifier.isPrivate(method.flags())) {
+                throw new ConfigurationException("@CableAction " + where + " must be neither static nor private");
+            }
+            AnnotationValue value = action.value();
+            String name = value == null || value.asString().isEmpty() ? method.name() : value.asString();
+            String previous = byName.put(name, method.name());
+            if (previous != null) {
+                throw new ConfigurationException("Channel " + channelName + " has two actions named '" + name + "': "
+                        + channel.name() + "#" + previous + " and " + where);
+            }
+        }
+        List<String> entries = new ArrayList<>();
+        byName.forEach((name, method) -> entries.add(name + "=" + method));
+        return entries;
+    }
+
+    private static boolean implementsHandler(IndexView index, ClassInfo type) {
+        ClassInfo current = type;
+        while (current != null) {
+            if (current.interfaceNames().contains(CHANNEL_HANDLER)) {
+                return true;
+            }
+            if (current.superName() == null || current.superName().equals(DotName.OBJECT_NAME)) {
+                return false;
+            }
+            current = index.getClassByName(current.superName());
+        }
+        return false;
+    }
+}

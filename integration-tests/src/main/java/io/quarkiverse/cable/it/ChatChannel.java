@@ -1,0 +1,48 @@
+package io.quarkiverse.cable.it;
+
+import jakarta.inject.Inject;
+
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableAction;
+import io.quarkiverse.cable.CableChannel;
+import io.quarkiverse.cable.ChannelHandler;
+import io.quarkiverse.cable.ChannelSubscription;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The demo's chat: {@code {"channel":"ChatChannel","room":"lobby"}} streams {@code chat:lobby}; {@code speak}
+ * broadcasts a message to the room, {@code echo} answers only the subscriber. Room {@code forbidden} is rejected.
+ */
+@CableChannel("ChatChannel")
+public class ChatChannel implements ChannelHandler {
+
+    @Inject
+    Cable cable;
+
+    @Override
+    public void subscribed(ChannelSubscription subscription) {
+        String room = room(subscription);
+        if ("forbidden".equals(room)) {
+            subscription.reject();
+            return;
+        }
+        subscription.streamFrom("chat:" + room);
+    }
+
+    @CableAction
+    void speak(ChannelSubscription subscription, JsonObject data) {
+        JsonObject message = new JsonObject().put("text", data.getString("text"))
+                .put("user", subscription.connectionIdentifiers().getOrDefault("user", "anonymous"));
+        cable.broadcast("chat:" + room(subscription), message.encode()).toCompletableFuture().join();
+    }
+
+    @CableAction
+    void echo(ChannelSubscription subscription, JsonObject data) {
+        subscription.transmit(new JsonObject().put("echo", data.getValue("text")));
+    }
+
+    private static String room(ChannelSubscription subscription) {
+        Object room = subscription.params().getValue("room");
+        return room == null ? "lobby" : room.toString();
+    }
+}

@@ -1,0 +1,137 @@
+package io.quarkiverse.cable;
+
+import java.nio.charset.StandardCharsets;
+import java.security.InvalidKeyException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.concurrent.CompletionStage;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+
+/**
+ * Turbo Streams over the cable, like turbo-rails: signed stream names for {@code <turbo-cable-stream-source>}, the
+ * built-in {@code Turbo::StreamsChannel} that verifies them, and {@code <turbo-stream>} payloads.
+ * <p>
+ * A signed stream name is {@code base64(json(name)) + "--" + hex(HMAC-SHA256(key, base64(json(name))))}, the
+ * format of Rails' {@code MessageVerifier} with SHA256 and JSON, under {@code quarkus.cable.turbo.signing-key}.
+ */
+public final class TurboStreams {
+
+    /** The channel name clients use in the identifier. */
+    public static final String CHANNEL = "Turbo::StreamsChannel";
+
+    private final byte[] key;
+    private final Cable cable;
+
+    public TurboStreams(byte[] key, Cable cable) {
+        this.key = key;
+        this.cable = cable;
+    }
+
+    /** The stream name of {@code streamables}, joined with {@code :} as turbo-rails does. */
+    public static String streamName(String... streamables) {
+        if (streamables.length == 0) {
+            throw new IllegalArgumentException("A Turbo stream needs at least one streamable");
+        }
+        return String.join(":", streamables);
+    }
+
+    /** The signed stream name for {@code <turbo-cable-stream-source signed-stream-name="...">}. */
+    public String signedStreamName(String... streamables) {
+        String data = Base64.getEncoder()
+                .encodeToString(Json.encode(streamName(streamables)).getBytes(StandardCharsets.UTF_8));
+        return data + "--" + HexFormat.of().formatHex(hmac(data));
+    }
+
+    /** The stream name inside a signed one, or null when it is unsigned, malformed or tampered with. */
+    public String verify(String signedStreamName) {
+        if (signedStreamName == null) {
+            return null;
+        }
+        int separator = signedStreamName.lastIndexOf("--");
+        if (separator <= 0) {
+            return null;
+        }
+        String data = signedStreamName.substring(0, separator);
+        byte[] signature;
+        try {
+            signature = HexFormat.of().parseHex(signedStreamName.substring(separator + 2));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        if (!MessageDigest.isEqual(hmac(data), signature)) {
+            return null;
+        }
+        try {
+            Object name = Json.decodeValue(new String(Base64.getDecoder().decode(data), StandardCharsets.UTF_8));
+            return name instanceof String text && !text.isEmpty() ? text : null;
+        } catch (IllegalArgumentException | DecodeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The element that subscribes a Turbo page to the stream:
+     * {@code <turbo-cable-stream-source channel="Turbo::StreamsChannel" signed-stream-name="..."></turbo-cable-stream-source>}.
+     */
+    public String streamSourceTag(String... streamables) {
+        return "<turbo-cable-stream-source channel=\"" + CHANNEL + "\" signed-stream-name=\""
+                + escape(signedStreamName(streamables)) + "\"></turbo-cable-stream-source>";
+    }
+
+    /**
+     * A {@code <turbo-stream action="..." target="..."><template>html</template></turbo-stream>} payload. {@code html}
+     * is inserted as it is (it is markup); {@code action} and {@code target} are attribute-escaped. For {@code remove}
+     * pass a null {@code html}: the element then has no template.
+     */
+    public static String streamTag(String action, String target, String html) {
+        StringBuilder tag = new StringBuilder("<turbo-stream action=\"").append(escape(action)).append("\" target=\"")
+                .append(escape(target)).append("\">");
+        if (html != null) {
+            tag.append("<template>").append(html).append("</template>");
+        }
+        return tag.append("</turbo-stream>").toString();
+    }
+
+    /** Broadcasts a {@code <turbo-stream>} payload to the stream of {@code streamables}; completes at commit. */
+    public CompletionStage<Void> broadcast(String action, String target, String html, String... streamables) {
+        return cable.broadcast(streamName(streamables), streamTag(action, target, html));
+    }
+
+    /** Escapes text for HTML content and attribute values. */
+    public static String escape(String text) {
+        StringBuilder escaped = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '&' -> escaped.append("&amp;");
+                case '<' -> escaped.append("&lt;");
+                case '>' -> escaped.append("&gt;");
+                case '"' -> escaped.append("&quot;");
+                case '\'' -> escaped.append("&#39;");
+                default -> escaped.append(c);
+            }
+        }
+        return escaped.toString();
+    }
+
+    private byte[] hmac(String data) {
+        if (key == null) {
+            throw new IllegalStateException(
+                    "Turbo stream signing needs quarkus.cable.turbo.signing-key; it is not set");
+        }
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
+            throw new IllegalStateException("HMAC-SHA256 is not available", e);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.quarkiverse.cable.runtime.actioncable;
+
+import java.io.IOException;
+import java.util.Base64;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+
+import io.quarkiverse.cable.CableMessage;
+import io.vertx.core.json.Json;
+
+/** The exact frames of {@code actioncable-v1-json}, one JSON object each. */
+final class Frames {
+
+    static final String WELCOME = "{\"type\":\"welcome\"}";
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private Frames() {
+    }
+
+    static String ping(long epochSeconds) {
+        return "{\"type\":\"ping\",\"message\":" + epochSeconds + "}";
+    }
+
+    static String disconnect(String reason, boolean reconnect) {
+        return "{\"type\":\"disconnect\",\"reason\":" + (reason == null ? "null" : Json.encode(reason))
+                + ",\"reconnect\":" + reconnect + "}";
+    }
+
+    static String confirm(String encodedIdentifier) {
+        return "{\"identifier\":" + encodedIdentifier + ",\"type\":\"confirm_subscription\"}";
+    }
+
+    static String reject(String encodedIdentifier) {
+        return "{\"identifier\":" + encodedIdentifier + ",\"type\":\"reject_subscription\"}";
+    }
+
+    static String message(String encodedIdentifier, String messageJson) {
+        return "{\"identifier\":" + encodedIdentifier + ",\"message\":" + messageJson + "}";
+    }
+
+    /**
+     * A broadcast as the {@code message} value: a payload that is one JSON value goes as it is (what Rails broadcasts);
+     * any other text (a Turbo Stream's HTML) as a JSON string; a binary payload as a base64 JSON string.
+     */
+    static String broadcast(String encodedIdentifier, CableMessage message) {
+        if (message.binary()) {
+            return message(encodedIdentifier, Json.encode(Base64.getEncoder().encodeToString(message.payload())));
+        }
+        String text = message.text();
+        return message(encodedIdentifier, isJson(text) ? text : Json.encode(text));
+    }
+
+    static boolean isJson(String text) {
+        try (JsonParser parser = JSON.createParser(text)) {
+            if (parser.nextToken() == null) {
+                return false;
+            }
+            parser.skipChildren();
+            return parser.nextToken() == null;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.quarkiverse.cable.runtime.actioncable;
+
+import java.nio.charset.StandardCharsets;
+
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.TurboStreams;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+
+/** The {@link TurboStreams} bean, signing with {@code quarkus.cable.turbo.signing-key}. */
+@Singleton
+public class TurboStreamsProducer {
+
+    @Produces
+    @Singleton
+    TurboStreams turboStreams(CableRuntimeConfig config, Cable cable) {
+        byte[] key = config.turbo().signingKey().map(text -> text.getBytes(StandardCharsets.UTF_8)).orElse(null);
+        return new TurboStreams(key, cable);
+    }
+}
