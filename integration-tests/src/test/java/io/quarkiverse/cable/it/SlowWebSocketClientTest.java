@@ -36,7 +36,7 @@ class SlowWebSocketClientTest {
     }
 
     private static final int BATCH = 100;
-    private static final String PAYLOAD = "x".repeat(8 * 1024);
+    private static final String PAYLOAD = "x".repeat(16 * 1024);
 
     @TestHTTPResource("/")
     URI base;
@@ -58,7 +58,8 @@ class SlowWebSocketClientTest {
                 WsClient healthy = WsClient.connect(vertx, base, "/rooms/" + room).awaitFrame("ready")) {
             slow.stopReading();
             // Keep broadcasting until the stalled client is closed: its socket buffers fill, its writes stop
-            // completing, and after the stall timeout the next frame for it closes it.
+            // completing, and after the stall timeout the next frame for it closes it. The healthy client catches up
+            // after every batch, so its own writes keep completing however loaded the machine is.
             int sent = 0;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             while (engine.stats().failures(CableStats.Failure.SLOW_CONSUMER) == slowBefore
@@ -68,6 +69,7 @@ class SlowWebSocketClientTest {
                     commits.add(cable.broadcast("room:" + room, sent + ":" + PAYLOAD).toCompletableFuture());
                 }
                 CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                healthy.awaitFrames(sent + 1, Duration.ofMinutes(2));
             }
             // Reading again, the stalled client gets what was buffered and then the close frame.
             slow.resumeReading();
