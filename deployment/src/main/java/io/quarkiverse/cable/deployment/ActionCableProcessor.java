@@ -24,6 +24,7 @@ import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.TurboStreams;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.actioncable.ChannelRegistry;
+import io.quarkiverse.cable.runtime.actioncable.ActionCableShutdownListener;
 import io.quarkiverse.cable.runtime.actioncable.ChannelRegistryRecorder;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -35,6 +36,7 @@ import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.deployment.builditem.ShutdownListenerBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
@@ -55,6 +57,12 @@ class ActionCableProcessor {
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder().addBeanClasses(ActionCableServer.class, TurboStreamsProducer.class)
                 .setUnremovable().build();
+    }
+
+    /** Action Cable clients hear server_restart before the HTTP server closes their connections. */
+    @BuildStep
+    ShutdownListenerBuildItem disconnectOnShutdown() {
+        return new ShutdownListenerBuildItem(new ActionCableShutdownListener());
     }
 
     /** Channel classes without a scope become singletons; all are kept, since they are looked up by name. */

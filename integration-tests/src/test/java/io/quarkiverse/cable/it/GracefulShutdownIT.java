@@ -21,10 +21,13 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 
 /**
  * A node stopped with SIGTERM right after queueing broadcasts it has not committed yet still stores every one of them
  * before it exits: another node's WebSocket client receives all of them, in order, and the table holds all of them.
+ * An Action Cable client of the stopping node is told {@code disconnect} with reason {@code server_restart} and
+ * {@code reconnect: true}, so it reconnects to another node.
  * The stopping node writes one broadcast per transaction ({@code writer.batch-size=1}) so most are still queued when
  * the signal arrives.
  */
@@ -43,7 +46,10 @@ class GracefulShutdownIT {
             CableNode watching = CableNode.start("shutdown-b", Map.of());
             nodes.add(watching);
             String room = "shutdown-" + UUID.randomUUID();
-            try (WsClient client = WsClient.connect(vertx, watching.base(), "/rooms/" + room).awaitFrame("ready")) {
+            try (WsClient client = WsClient.connect(vertx, watching.base(), "/rooms/" + room).awaitFrame("ready");
+                    WsClient actionCable = WsClient.connect(vertx, stopping.base(), "/cable", "actioncable-v1-json")) {
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> actionCable.received.stream().anyMatch(f -> f.contains("\"welcome\"")));
                 int accepted = stopping.enqueue("room:" + room, "a", COUNT);
                 long storedAtSignal = countStored("room:" + room);
                 int exit = stopping.stop();
@@ -53,6 +59,9 @@ class GracefulShutdownIT {
                 assertThat(accepted).isEqualTo(COUNT);
                 assertThat(storedAtExit).as("every queued broadcast is stored before the process exits")
                         .isEqualTo(COUNT);
+                assertThat(actionCable.received).as("Action Cable clients are told to reconnect elsewhere")
+                        .anySatisfy(frame -> assertThat(new JsonObject(frame)).isEqualTo(new JsonObject()
+                                .put("type", "disconnect").put("reason", "server_restart").put("reconnect", true)));
 
                 await().atMost(Duration.ofSeconds(120)).until(() -> client.received.size() >= COUNT + 1);
                 Set<String> queued = IntStream.range(0, COUNT).mapToObj(i -> "a|" + i).collect(Collectors.toSet());
