@@ -31,3 +31,11 @@ CREATE TABLE IF NOT EXISTS cable_shards (
     last_id BIGINT NOT NULL
 );
 INSERT INTO cable_shards (shard, last_id) SELECT 0, 0 WHERE NOT EXISTS (SELECT 1 FROM cable_shards WHERE shard = 0);
+
+-- One row per running writer: the number of its last committed batch. A writer whose commit acknowledgement was lost
+-- checks it before retrying, so a batch is never stored twice.
+CREATE TABLE IF NOT EXISTS cable_writers (
+    writer_id CHARACTER VARYING(36) NOT NULL PRIMARY KEY,
+    last_batch BIGINT NOT NULL,
+    updated_at TIMESTAMP NOT NULL
+);

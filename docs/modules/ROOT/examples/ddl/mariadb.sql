@@ -32,3 +32,11 @@ CREATE TABLE IF NOT EXISTS cable_shards (
     last_id BIGINT NOT NULL
 ) ENGINE = InnoDB;
 INSERT IGNORE INTO cable_shards (shard, last_id) VALUES (0, 0);
+
+-- One row per running writer: the number of its last committed batch. A writer whose commit acknowledgement was lost
+-- checks it before retrying, so a batch is never stored twice.
+CREATE TABLE IF NOT EXISTS cable_writers (
+    writer_id VARCHAR(36) NOT NULL PRIMARY KEY,
+    last_batch BIGINT NOT NULL,
+    updated_at DATETIME(6) NOT NULL
+) ENGINE = InnoDB;

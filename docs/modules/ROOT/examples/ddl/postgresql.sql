@@ -31,3 +31,11 @@ CREATE TABLE IF NOT EXISTS cable_shards (
     last_id BIGINT NOT NULL
 );
 INSERT INTO cable_shards (shard, last_id) VALUES (0, 0) ON CONFLICT (shard) DO NOTHING;
+
+-- One row per running writer: the number of its last committed batch. A writer whose commit acknowledgement was lost
+-- checks it before retrying, so a batch is never stored twice.
+CREATE TABLE IF NOT EXISTS cable_writers (
+    writer_id VARCHAR(36) NOT NULL PRIMARY KEY,
+    last_batch BIGINT NOT NULL,
+    updated_at TIMESTAMP NOT NULL
+);
