@@ -60,12 +60,6 @@ public record CableSettings(
                 Duration.ofSeconds(10), true, 100, Duration.ofDays(1), true);
     }
 
-    public CableSettings withPollingInterval(Duration interval) {
-        return new CableSettings(interval, pollBatchSize, maxPayloadSize, maxChannelLength, subscriberBuffer,
-                writerBatchSize, writerBatchDelay, writerQueueCapacity, writerRetryTimeout, autotrim, trimBatchSize,
-                messageRetention, createSchema);
-    }
-
     public CableSettings withWriterQueueCapacity(int capacity) {
         return new CableSettings(pollingInterval, pollBatchSize, maxPayloadSize, maxChannelLength, subscriberBuffer,
                 writerBatchSize, writerBatchDelay, capacity, writerRetryTimeout, autotrim, trimBatchSize,
