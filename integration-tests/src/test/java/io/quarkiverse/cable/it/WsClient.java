@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.http.ClientWebSocket;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
@@ -36,17 +37,17 @@ final class WsClient implements AutoCloseable {
             options.addSubProtocol(subProtocol);
         }
         WsClient ws = new WsClient(client);
-        // Handlers are set on the event loop as the connection completes, before any frame can be read: a frame the
-        // server sends right after the handshake is never missed.
-        client.connect(options).onSuccess(socket -> {
-            ws.socket = socket;
-            ws.subProtocol = socket.subProtocol();
-            socket.textMessageHandler(ws.received::add);
-            socket.closeHandler(ignored -> {
-                ws.closeReason = socket.closeReason();
-                ws.closeStatus.complete(socket.closeStatusCode());
-            });
-        }).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        // Handlers are set before the connection exists (ClientWebSocket), so a frame the server sends right after
+        // the handshake (a welcome, a "ready") can never arrive before them and be dropped.
+        ClientWebSocket socket = client.webSocket();
+        socket.textMessageHandler(ws.received::add);
+        socket.closeHandler(ignored -> {
+            ws.closeReason = socket.closeReason();
+            ws.closeStatus.complete(socket.closeStatusCode());
+        });
+        socket.connect(options).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        ws.socket = socket;
+        ws.subProtocol = socket.subProtocol();
         return ws;
     }
 
