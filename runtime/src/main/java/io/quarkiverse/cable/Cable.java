@@ -16,8 +16,10 @@ public interface Cable {
      * Never blocks: the message is queued for the writer, and the returned stage completes once it is committed (so
      * every subscriber confirmed before that moment will receive it). It fails with a {@link CableException} when the
      * message was not stored: {@link CableException.QueueFull}, {@link CableException.Stopped},
-     * {@link CableException.StorageFailed} or {@link CableException.InvalidMessage}. A failure the caller ignores is
-     * still logged and counted.
+     * {@link CableException.StorageFailed} or {@link CableException.InvalidMessage}; or with
+     * {@link CableException.CommitUnknown} when the connection broke during the commit and the outcome could not be
+     * learned (the message may then have been stored and delivered). A failure the caller ignores is still logged and
+     * counted.
      */
     CompletionStage<Void> broadcast(String channel, String payload);
 

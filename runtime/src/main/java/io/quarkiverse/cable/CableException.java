@@ -25,9 +25,21 @@ public abstract sealed class CableException extends RuntimeException {
         }
     }
 
-    /** The database did not accept the broadcast within the writer's retry window. */
+    /** The database did not store the broadcast within the writer's retry window; nobody receives it. */
     public static final class StorageFailed extends CableException {
         public StorageFailed(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * The connection to the database broke while the broadcast's batch was being committed, and the database did not
+     * come back within the writer's retry window to say whether that commit happened. The broadcast may have been
+     * stored: if it was, subscribers receive it like any other (once, in order); if it was not, nobody does. Unlike
+     * {@link StorageFailed}, a retry by the caller may therefore deliver it twice.
+     */
+    public static final class CommitUnknown extends CableException {
+        public CommitUnknown(String message, Throwable cause) {
             super(message, cause);
         }
     }

@@ -13,7 +13,10 @@ import jakarta.ws.rs.core.Response;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableException;
 
-/** Broadcasts the request body to a channel and answers once it is committed. */
+/**
+ * Broadcasts the request body to a channel and answers once it is committed: 202, or 400 (invalid), 503 (queue full),
+ * 504 (commit outcome unknown), 500 (not stored).
+ */
 @Path("/broadcast")
 public class BroadcastResource {
 
@@ -35,6 +38,7 @@ public class BroadcastResource {
         Response.Status status = switch (cause) {
             case CableException.InvalidMessage invalid -> Response.Status.BAD_REQUEST;
             case CableException.QueueFull full -> Response.Status.SERVICE_UNAVAILABLE;
+            case CableException.CommitUnknown unknown -> Response.Status.GATEWAY_TIMEOUT;
             default -> Response.Status.INTERNAL_SERVER_ERROR;
         };
         return Response.status(status).type(MediaType.TEXT_PLAIN).entity(cause.getMessage()).build();

@@ -10,7 +10,8 @@ import java.util.Set;
 
 /**
  * Checks what one client received on one channel against what was committed there: every committed message exactly
- * once, nothing that was not committed, and each producer's messages in the order it broadcast them. Payloads are
+ * once, nothing that was not committed, and each producer's messages in the order it broadcast them. Broadcasts whose
+ * commit outcome is unknown (CommitUnknown) may be delivered or not, but at most once and in order. Payloads are
  * {@code <producer>|<seq>}; frames that are not payloads (such as "ready" or end markers) are ignored.
  */
 final class Account {
@@ -20,10 +21,16 @@ final class Account {
     long duplicated;
     long outOfOrder;
     long unexpected;
+    long inDoubtDelivered;
     final List<String> problems = new ArrayList<>();
 
     /** Adds the account of one client: {@code committed} is the set of payloads stored on its channel. */
     void check(String client, Collection<String> received, Set<String> committed) {
+        check(client, received, committed, Set.of());
+    }
+
+    /** As above; {@code inDoubt} holds the payloads whose commit outcome the broadcaster never learned. */
+    void check(String client, Collection<String> received, Set<String> committed, Set<String> inDoubt) {
         Set<String> seen = new HashSet<>();
         Map<String, Integer> lastSeqByProducer = new HashMap<>();
         for (String frame : received) {
@@ -37,7 +44,9 @@ final class Account {
                 problem(client + " received " + frame + " twice");
                 continue;
             }
-            if (!committed.contains(frame)) {
+            if (inDoubt.contains(frame)) {
+                inDoubtDelivered++;
+            } else if (!committed.contains(frame)) {
                 unexpected++;
                 problem(client + " received " + frame + ", which was not committed");
             }
@@ -70,7 +79,8 @@ final class Account {
     @Override
     public String toString() {
         return "delivered " + delivered + ", lost " + lost + ", duplicated " + duplicated + ", out of order "
-                + outOfOrder + ", not committed but delivered " + unexpected
+                + outOfOrder + ", not committed but delivered " + unexpected + ", commit unknown and delivered "
+                + inDoubtDelivered
                 + (problems.isEmpty() ? "" : "; first problems: " + problems);
     }
 }

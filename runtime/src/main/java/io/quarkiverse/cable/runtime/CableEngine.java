@@ -143,7 +143,8 @@ public final class CableEngine implements Cable {
         result.whenComplete((ignored, failure) -> {
             if (failure != null) {
                 failures.record(kindOf(failure), "Cable broadcast on '" + channel + "' failed: " + failure.getMessage(),
-                        failure instanceof CableException.StorageFailed ? failure.getCause() : null);
+                        failure instanceof CableException.StorageFailed
+                                || failure instanceof CableException.CommitUnknown ? failure.getCause() : null);
             }
         });
         return result;
@@ -160,6 +161,9 @@ public final class CableEngine implements Cable {
         }
         if (failure instanceof CableException.Stopped) {
             return CableStats.Failure.STOPPED;
+        }
+        if (failure instanceof CableException.CommitUnknown) {
+            return CableStats.Failure.COMMIT_UNKNOWN;
         }
         return CableStats.Failure.STORAGE;
     }

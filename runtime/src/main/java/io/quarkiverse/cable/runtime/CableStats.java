@@ -13,6 +13,7 @@ public final class CableStats {
         QUEUE_FULL,
         STOPPED,
         STORAGE,
+        COMMIT_UNKNOWN,
         INVALID,
         POLL,
         WRITE_RETRY,

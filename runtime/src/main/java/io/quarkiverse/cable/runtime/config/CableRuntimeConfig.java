@@ -202,7 +202,8 @@ public interface CableRuntimeConfig {
 
         /**
          * How long the writer retries a batch the database refused (with backoff) before failing its broadcasts
-         * with `CableException.StorageFailed`.
+         * with `CableException.StorageFailed` (or `CableException.CommitUnknown` when the connection broke during
+         * the commit and no later attempt could read whether it happened).
          */
         @WithDefault("10s")
         Duration retryTimeout();

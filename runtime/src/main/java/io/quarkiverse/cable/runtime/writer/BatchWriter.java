@@ -47,6 +47,11 @@ public final class BatchWriter {
     /** Identifies this writer's batch receipts in cable_writers; new for every start. */
     private final String writerId = UUID.randomUUID().toString();
     private long batchesStarted;
+    /**
+     * True while the batch in hand may be committed without us knowing: a commit was sent and its answer lost, and no
+     * later attempt has read the batch receipt yet. Only the writer thread touches it.
+     */
+    private boolean commitInDoubt;
 
     /** {@code afterCommit} receives the size of each committed batch (wakes the poller, feeds the trimmer). */
     public BatchWriter(MessageStore store, CableSettings settings, CableStats stats, IntConsumer afterCommit) {
@@ -161,6 +166,7 @@ public final class BatchWriter {
         long backoff = FIRST_BACKOFF_MILLIS;
         long batchNumber = ++batchesStarted;
         boolean retry = false;
+        commitInDoubt = false;
         while (true) {
             try {
                 writeOnce(batch, batchNumber, retry);
@@ -172,9 +178,7 @@ public final class BatchWriter {
                 return;
             } catch (SQLException e) {
                 if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff) > deadline) {
-                    failAll(batch, new CableException.StorageFailed("Cable could not store " + batch.size()
-                            + " broadcasts within quarkus.cable.writer.retry-timeout ("
-                            + settings.writerRetryTimeout() + "): " + e.getMessage(), e));
+                    failAll(batch, givenUp(batch.size(), e));
                     return;
                 }
                 failures.record(CableStats.Failure.WRITE_RETRY,
@@ -184,6 +188,17 @@ public final class BatchWriter {
                 retry = true;
             }
         }
+    }
+
+    private CableException givenUp(int size, SQLException last) {
+        String window = " within quarkus.cable.writer.retry-timeout (" + settings.writerRetryTimeout() + "): ";
+        if (commitInDoubt) {
+            return new CableException.CommitUnknown("Cable lost the connection while committing " + size
+                    + " broadcasts and could not learn" + window + "whether they were stored: " + last.getMessage(),
+                    last);
+        }
+        return new CableException.StorageFailed("Cable could not store " + size + " broadcasts" + window
+                + last.getMessage(), last);
     }
 
     /** The batch is committed whatever happens here: a failing hook is logged, never reported as a failed write. */
@@ -205,7 +220,11 @@ public final class BatchWriter {
                     connection.rollback();
                     return;
                 }
+                // The receipt was read (or this is the first attempt): no earlier attempt committed. From here until
+                // commit() answers, a broken connection leaves this attempt's outcome unknown.
+                commitInDoubt = true;
                 connection.commit();
+                commitInDoubt = false;
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(connection);
                 throw e;
