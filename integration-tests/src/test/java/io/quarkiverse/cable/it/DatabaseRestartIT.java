@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -50,7 +48,7 @@ class DatabaseRestartIT {
         assumeTrue(FaultPostgres.available(), "needs the PostgreSQL cluster tools (pg_createcluster, pg_ctlcluster)");
         FaultPostgres.setup();
         List<CableNode> nodes = new ArrayList<>();
-        List<WsClient> clients = new ArrayList<>();
+        RoomClients clients = null;
         Vertx vertx = Vertx.vertx();
         ExecutorService producers = Executors.newFixedThreadPool(4);
         AtomicBoolean producing = new AtomicBoolean(true);
@@ -59,18 +57,8 @@ class DatabaseRestartIT {
             nodes.add(a);
             CableNode b = CableNode.start("restart-b", FaultPostgres.URL, NODE_CONFIG);
             nodes.add(b);
-            String prefix = "restart-" + UUID.randomUUID();
-            List<String> rooms = new ArrayList<>();
-            Map<String, List<WsClient>> clientsByRoom = new HashMap<>();
-            for (int r = 0; r < ROOMS; r++) {
-                String room = prefix + "-" + r;
-                rooms.add(room);
-                for (CableNode node : nodes) {
-                    WsClient client = WsClient.connect(vertx, node.base(), "/rooms/" + room).awaitFrame("ready");
-                    clients.add(client);
-                    clientsByRoom.computeIfAbsent(room, k -> new ArrayList<>()).add(client);
-                }
-            }
+            clients = RoomClients.connect(vertx, "restart", ROOMS, nodes);
+            List<String> rooms = clients.rooms();
 
             Map<String, Set<String>> committed = new ConcurrentHashMap<>();
             rooms.forEach(room -> committed.put(room, ConcurrentHashMap.newKeySet()));
@@ -129,7 +117,7 @@ class DatabaseRestartIT {
             }
             Account account = new Account();
             for (String room : rooms) {
-                for (WsClient client : clientsByRoom.get(room)) {
+                for (WsClient client : clients.byRoom.get(room)) {
                     await().atMost(WAIT).until(() -> client.received.contains("end"));
                     account.check(room, client.received, committed.get(room), commitUnknown);
                 }
@@ -149,12 +137,8 @@ class DatabaseRestartIT {
             producing.set(false);
             producers.shutdownNow();
             FaultPostgres.start();
-            for (WsClient client : clients) {
-                try {
-                    client.close();
-                } catch (Exception ignored) {
-                    // already closed
-                }
+            if (clients != null) {
+                clients.close();
             }
             vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             CableNode.closeAll(nodes);

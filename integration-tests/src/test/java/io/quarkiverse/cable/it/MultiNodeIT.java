@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -43,7 +41,7 @@ class MultiNodeIT {
     void everyClientReceivesEveryMessageOfItsChannelOnceInOrder() throws Exception {
         assumeTrue(CableNode.sharedDatabase(), "nodes need a shared database server (-Pdb-postgresql or -Pdb-mariadb)");
         List<CableNode> nodes = new ArrayList<>();
-        List<WsClient> clients = new ArrayList<>();
+        RoomClients clients = null;
         Vertx vertx = Vertx.vertx();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(NODES, NODES * THREADS_PER_NODE));
         try {
@@ -58,18 +56,8 @@ class MultiNodeIT {
                 nodes.add(node.get(CableNode.START_TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS));
             }
 
-            String prefix = "multi-" + UUID.randomUUID();
-            List<String> rooms = new ArrayList<>();
-            Map<String, List<WsClient>> clientsByRoom = new HashMap<>();
-            for (int c = 0; c < CHANNELS; c++) {
-                String room = prefix + "-" + c;
-                rooms.add(room);
-                for (CableNode node : nodes) {
-                    WsClient client = WsClient.connect(vertx, node.base(), "/rooms/" + room).awaitFrame("ready");
-                    clients.add(client);
-                    clientsByRoom.computeIfAbsent(room, k -> new ArrayList<>()).add(client);
-                }
-            }
+            clients = RoomClients.connect(vertx, "multi", CHANNELS, nodes);
+            List<String> rooms = clients.rooms();
 
             Map<String, Set<String>> committedByRoom = new ConcurrentHashMap<>();
             rooms.forEach(room -> committedByRoom.put(room, ConcurrentHashMap.newKeySet()));
@@ -104,7 +92,7 @@ class MultiNodeIT {
             }
             Account account = new Account();
             for (String room : rooms) {
-                List<WsClient> roomClients = clientsByRoom.get(room);
+                List<WsClient> roomClients = clients.byRoom.get(room);
                 for (WsClient client : roomClients) {
                     await().atMost(DELIVERY_TIMEOUT).until(() -> client.received.contains("end"));
                     account.check(room, client.received, committedByRoom.get(room));
@@ -125,12 +113,8 @@ class MultiNodeIT {
             }
         } finally {
             pool.shutdownNow();
-            for (WsClient client : clients) {
-                try {
-                    client.close();
-                } catch (Exception ignored) {
-                    // the node may be gone already
-                }
+            if (clients != null) {
+                clients.close();
             }
             vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             CableNode.closeAll(nodes);
