@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -9,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -20,6 +22,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
@@ -31,8 +34,10 @@ import io.quarkus.test.junit.QuarkusTest;
 
 /**
  * A commit that reaches the database but whose acknowledgement is lost (the connection dies between COMMIT and its
- * reply, as in a database fast shutdown) must not be stored twice when the writer retries. The connection here is the
- * real pooled one; only its commit() is wrapped to commit and then throw, once.
+ * reply, as in a database fast shutdown) must not be stored twice when the writer retries; and when the database
+ * stays away past the retry window, the broadcast fails with CommitUnknown (it may be stored), not StorageFailed
+ * (it is not). The connections here are the real pooled ones; only commit(), the message INSERT and getConnection()
+ * are wrapped to fail on demand.
  */
 @QuarkusTest
 class LostCommitAcknowledgementTest {
@@ -45,13 +50,9 @@ class LostCommitAcknowledgementTest {
 
     @Test
     void aRetriedBatchWhoseCommitSucceededIsNotStoredAgain() throws Exception {
-        AtomicBoolean loseNextAcknowledgement = new AtomicBoolean();
-        DataSource flaky = losingAcknowledgements(dataSource, loseNextAcknowledgement);
-        CableSettings settings = CableSettings.defaults();
-        SubscriberMap subscribers = new SubscriberMap();
+        Faults faults = new Faults();
         CableStats stats = new CableStats();
-        CableEngine node = new CableEngine(new DatabaseTransport("lost-ack", () -> flaky,
-                SqlDialect.forDbKind(dbKind), subscribers, settings, stats), subscribers, settings, stats);
+        CableEngine node = node(faults, CableSettings.defaults(), stats);
         node.start();
         String channel = Channels.unique("lost-ack");
         Collector collector = new Collector();
@@ -59,9 +60,9 @@ class LostCommitAcknowledgementTest {
             subscription.confirmed().toCompletableFuture().get(30, TimeUnit.SECONDS);
             node.broadcast(channel, "before").toCompletableFuture().get(30, TimeUnit.SECONDS);
 
-            loseNextAcknowledgement.set(true);
+            faults.loseNextAcknowledgement.set(true);
             node.broadcast(channel, "acknowledgement lost").toCompletableFuture().get(30, TimeUnit.SECONDS);
-            assertThat(loseNextAcknowledgement).as("the commit's acknowledgement was lost once").isFalse();
+            assertThat(faults.loseNextAcknowledgement).as("the commit's acknowledgement was lost once").isFalse();
             assertThat(stats.failures(CableStats.Failure.WRITE_RETRY)).isEqualTo(1);
 
             node.broadcast(channel, "after").toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -71,6 +72,70 @@ class LostCommitAcknowledgementTest {
         } finally {
             node.stop();
         }
+    }
+
+    @Test
+    void aCommitCutOffWhileTheDatabaseStaysAwayFailsWithCommitUnknownAndIsDeliveredOnce() throws Exception {
+        Faults faults = new Faults();
+        CableEngine node = node(faults, CableSettings.defaults().withWriterRetryTimeout(Duration.ofMillis(300)),
+                new CableStats());
+        node.start();
+        String channel = Channels.unique("commit-unknown");
+        Collector collector = new Collector();
+        try (Subscription subscription = node.subscribe(channel, collector)) {
+            subscription.confirmed().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            node.broadcast(channel, "before").toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+            faults.loseNextAcknowledgement.set(true);
+            faults.awayAfterFault.set(true);
+            assertThatThrownBy(() -> node.broadcast(channel, "cut off").toCompletableFuture().get(30, TimeUnit.SECONDS))
+                    .cause().isInstanceOf(CableException.CommitUnknown.class)
+                    .hasMessageContaining("quarkus.cable.writer.retry-timeout");
+            faults.away.set(false);
+
+            node.broadcast(channel, "after").toCompletableFuture().get(30, TimeUnit.SECONDS);
+            collector.awaitCount(3);
+            assertThat(collector.texts()).as("it was stored, so it is delivered, once and in order")
+                    .containsExactly("before", "cut off", "after");
+            assertThat(rowsOf(channel)).isEqualTo(3);
+        } finally {
+            node.stop();
+        }
+    }
+
+    @Test
+    void aBatchCutOffBeforeItsCommitFailsWithStorageFailedAndIsDeliveredToNobody() throws Exception {
+        Faults faults = new Faults();
+        CableEngine node = node(faults, CableSettings.defaults().withWriterRetryTimeout(Duration.ofMillis(300)),
+                new CableStats());
+        node.start();
+        String channel = Channels.unique("storage-failed");
+        Collector collector = new Collector();
+        try (Subscription subscription = node.subscribe(channel, collector)) {
+            subscription.confirmed().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            node.broadcast(channel, "before").toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+            faults.failNextInsert.set(true);
+            faults.awayAfterFault.set(true);
+            assertThatThrownBy(() -> node.broadcast(channel, "not stored").toCompletableFuture().get(30,
+                    TimeUnit.SECONDS)).cause().isInstanceOf(CableException.StorageFailed.class);
+            faults.away.set(false);
+
+            node.broadcast(channel, "after").toCompletableFuture().get(30, TimeUnit.SECONDS);
+            collector.awaitCount(2);
+            assertThat(collector.texts()).containsExactly("before", "after");
+            assertThat(rowsOf(channel)).isEqualTo(2);
+        } finally {
+            node.stop();
+        }
+    }
+
+    /** A second cable node on the test's datasource, seen through {@code faults}. */
+    private CableEngine node(Faults faults, CableSettings settings, CableStats stats) {
+        DataSource flaky = faults.wrap(dataSource);
+        SubscriberMap subscribers = new SubscriberMap();
+        return new CableEngine(new DatabaseTransport("faults", () -> flaky, SqlDialect.forDbKind(dbKind), subscribers,
+                settings, stats), subscribers, settings, stats);
     }
 
     private long rowsOf(String channel) throws SQLException {
@@ -85,24 +150,50 @@ class LostCommitAcknowledgementTest {
         }
     }
 
-    /** Connections whose commit() commits and then, when asked to, throws as if the reply never came. */
-    private static DataSource losingAcknowledgements(DataSource real, AtomicBoolean loseNext) {
-        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] { DataSource.class },
-                (proxy, method, args) -> {
-                    Object result = invoke(real, method, args);
-                    if (!method.getName().equals("getConnection")) {
-                        return result;
-                    }
-                    Connection connection = (Connection) result;
-                    return Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] { Connection.class },
-                            (c, m, a) -> {
-                                Object value = invoke(connection, m, a);
-                                if (m.getName().equals("commit") && loseNext.compareAndSet(true, false)) {
-                                    throw new SQLTransientConnectionException("simulated: connection reset after COMMIT");
-                                }
-                                return value;
-                            });
-                });
+    /** Switches for the wrapped datasource; each fault fires once. */
+    private static final class Faults {
+        /** The next commit() commits, then throws as if the reply never came. */
+        final AtomicBoolean loseNextAcknowledgement = new AtomicBoolean();
+        /** The next INSERT into cable_messages throws before anything is written (the writer's, never the poller's). */
+        final AtomicBoolean failNextInsert = new AtomicBoolean();
+        /** When a fault fires, the database goes away: getConnection() throws until {@link #away} is cleared. */
+        final AtomicBoolean awayAfterFault = new AtomicBoolean();
+        final AtomicBoolean away = new AtomicBoolean();
+
+        DataSource wrap(DataSource real) {
+            return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
+                    new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
+                        if (method.getName().equals("getConnection") && away.get()) {
+                            throw new SQLTransientConnectionException("simulated: database unreachable");
+                        }
+                        Object result = invoke(real, method, args);
+                        return method.getName().equals("getConnection") ? wrap((Connection) result) : result;
+                    });
+        }
+
+        private Connection wrap(Connection connection) {
+            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                    new Class<?>[] { Connection.class }, (proxy, method, args) -> {
+                        if (method.getName().equals("prepareStatement") && args[0].toString().contains("cable_messages")
+                                && args[0].toString().toUpperCase().startsWith("INSERT")
+                                && failNextInsert.compareAndSet(true, false)) {
+                            goAwayIfAsked();
+                            throw new SQLTransientConnectionException("simulated: connection reset before INSERT");
+                        }
+                        Object value = invoke(connection, method, args);
+                        if (method.getName().equals("commit") && loseNextAcknowledgement.compareAndSet(true, false)) {
+                            goAwayIfAsked();
+                            throw new SQLTransientConnectionException("simulated: connection reset after COMMIT");
+                        }
+                        return value;
+                    });
+        }
+
+        private void goAwayIfAsked() {
+            if (awayAfterFault.compareAndSet(true, false)) {
+                away.set(true);
+            }
+        }
     }
 
     private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {

@@ -66,6 +66,12 @@ public record CableSettings(
                 messageRetention, createSchema);
     }
 
+    public CableSettings withWriterRetryTimeout(Duration retryTimeout) {
+        return new CableSettings(pollingInterval, pollBatchSize, maxPayloadSize, maxChannelLength, subscriberBuffer,
+                writerBatchSize, writerBatchDelay, writerQueueCapacity, retryTimeout, autotrim, trimBatchSize,
+                messageRetention, createSchema);
+    }
+
     private static void positive(String property, Duration value) {
         if (value.isNegative() || value.isZero()) {
             throw invalid(property, value, "must be a positive duration");
