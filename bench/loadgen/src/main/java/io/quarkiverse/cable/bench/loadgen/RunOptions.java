@@ -1,0 +1,93 @@
+package io.quarkiverse.cable.bench.loadgen;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+
+/**
+ * What one {@code run} does. The tuning parameters mirror the environment variables of Solid Cable's k6 script
+ * ({@code bench/loadtest.js}, the per-vu-iterations storm version) with the same defaults; the k6 name is noted on
+ * each.
+ */
+record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Path out, Parameters parameters) {
+
+    /** Written into the run file as given, so a result can always be traced back to its settings. */
+    record Parameters(
+            int time, // TIME: steady duration, and the default of the other durations (s)
+            int num, // NUM: pings per steady iteration
+            int payloadBytes, // PAYLOAD_BYTES: message bodies are padded to this length
+            int receiveTimeoutMs, // RECEIVE_TIMEOUT_MS: wait for a delivery, and for a subscription confirmation
+            int handshakeTimeoutS, // HANDSHAKE_TIMEOUT_SECONDS: WebSocket upgrade plus welcome
+            int minSleepMs, // MIN_SLEEP_MS
+            int maxSleepMs, // MAX_SLEEP_MS
+            int churnUsers, // CHURN_VUS
+            int churnTime, // CHURN_TIME (s)
+            int stormRounds, // STORM_ROUNDS
+            int stormSleepMs, // STORM_SLEEP_MS
+            int stormMaxDurationS, // maxDuration of the storm scenario
+            int fanoutRate, // FANOUT_RATE (messages/s)
+            int fanoutTime, // FANOUT_TIME (s)
+            int fanoutWarmup, // FANOUT_WARMUP (s)
+            int fanoutDrain, // FANOUT_DRAIN (s)
+            int gracefulStopS, // k6's default gracefulStop, which the script does not override
+            String testId, // TEST_ID
+            String fanoutStream) { // FANOUT_STREAM
+    }
+
+    static RunOptions parse(Arguments args) throws UsageException {
+        URI url = parseUrl(args.required("url"));
+        String backend = args.required("backend");
+        ScenarioKind scenario = ScenarioKind.parse(args.required("scenario"));
+        int users = args.requiredInteger("users", 1);
+        Path out = Path.of(args.required("out"));
+
+        int time = args.integer("time", 90, 1);
+        int num = args.integer("num", 5, 1);
+        int payloadBytes = args.integer("payload-bytes", 64, 0);
+        int receiveTimeoutMs = args.integer("receive-timeout-ms", 60_000, 1);
+        int handshakeTimeoutS = args.integer("handshake-timeout-s", 60, 1);
+        int minSleepMs = args.integer("min-sleep-ms", 500, 0);
+        int maxSleepMs = args.integer("max-sleep-ms", 1000, 0);
+        int churnUsers = args.integer("churn-users", Math.max(1, users / 5), 1);
+        int churnTime = args.integer("churn-time", time, 1);
+        int stormRounds = args.integer("storm-rounds", 5, 1);
+        int stormSleepMs = args.integer("storm-sleep-ms", 100, 0);
+        // STORM_TIME defaults to max(15, TIME/3); the script only uses it for this bound.
+        int stormTime = Math.max(15, time / 3);
+        int stormMaxDurationS = args.integer("storm-max-duration-s", Math.max(stormTime, handshakeTimeoutS + 5), 1);
+        int fanoutRate = args.integer("fanout-rate", 10, 1);
+        int fanoutTime = args.integer("fanout-time", time, 1);
+        int fanoutWarmup = args.integer("fanout-warmup", 15, 0);
+        int fanoutDrain = args.integer("fanout-drain", 10, 0);
+        int gracefulStopS = args.integer("graceful-stop-s", 30, 0);
+        String testId = args.text("test-id", backend);
+        String fanoutStream = args.text("fanout-stream", testId + "-fanout");
+        args.requireAllUsed();
+
+        return new RunOptions(url, backend, scenario, users, out,
+                new Parameters(time, num, payloadBytes, receiveTimeoutMs, handshakeTimeoutS, minSleepMs, maxSleepMs,
+                        churnUsers, churnTime, stormRounds, stormSleepMs, stormMaxDurationS, fanoutRate, fanoutTime,
+                        fanoutWarmup, fanoutDrain, gracefulStopS, testId, fanoutStream));
+    }
+
+    /** Connections held open at the same time by the scenario's virtual users. */
+    int virtualUsers() {
+        return switch (scenario) {
+            case CHURN -> parameters.churnUsers();
+            case FANOUT -> users + 1; // the subscribers and the publisher
+            default -> users;
+        };
+    }
+
+    private static URI parseUrl(String text) throws UsageException {
+        try {
+            URI url = new URI(text);
+            if (!"ws".equals(url.getScheme()) && !"wss".equals(url.getScheme()) || url.getHost() == null) {
+                throw new UsageException("--url must be ws://host[:port]/path or wss://..., got '" + text + "'");
+            }
+            return url;
+        } catch (URISyntaxException e) {
+            throw new UsageException("--url is not a URL: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.quarkiverse.cable.bench.server;
+
+import jakarta.inject.Inject;
+
+import io.quarkiverse.cable.CableAction;
+import io.quarkiverse.cable.CableChannel;
+import io.quarkiverse.cable.ChannelHandler;
+import io.quarkiverse.cable.ChannelSubscription;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Ping-pong: each connection streams its own {@code broadcast:<id>}, and {@code ping} answers through the relay, so
+ * every round trip crosses the relay (one broadcast delivered to one socket).
+ */
+@CableChannel("BroadcastChannel")
+public class BroadcastChannel implements ChannelHandler {
+
+    @Inject
+    Relay relay;
+
+    @Override
+    public void subscribed(ChannelSubscription subscription) {
+        subscription.streamFrom(stream(subscription));
+    }
+
+    @CableAction
+    void ping(ChannelSubscription subscription, JsonObject data) {
+        Object body = data.getValue("message");
+        String pong = new JsonObject().put("message", "pong " + (body == null ? "" : body)).encode();
+        relay.publish(stream(subscription), pong);
+    }
+
+    private static String stream(ChannelSubscription subscription) {
+        return "broadcast:" + subscription.connectionIdentifiers().get(BenchIdentification.ID);
+    }
+}

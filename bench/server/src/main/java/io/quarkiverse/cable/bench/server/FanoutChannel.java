@@ -1,0 +1,51 @@
+package io.quarkiverse.cable.bench.server;
+
+import java.util.List;
+
+import jakarta.inject.Inject;
+
+import io.quarkiverse.cable.CableAction;
+import io.quarkiverse.cable.CableChannel;
+import io.quarkiverse.cable.ChannelHandler;
+import io.quarkiverse.cable.ChannelSubscription;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The lecture: every subscriber of {@code {"channel":"FanoutChannel","stream":"s"}} streams {@code fanout:s}, and
+ * {@code publish} re-broadcasts the publisher's bookkeeping fields to all of them.
+ */
+@CableChannel("FanoutChannel")
+public class FanoutChannel implements ChannelHandler {
+
+    /** The only fields a publish carries on; anything else the client sent (its {@code action}) is dropped. */
+    private static final List<String> FIELDS = List.of("sequence", "sent_at", "message", "complete",
+            "expected_messages");
+
+    @Inject
+    Relay relay;
+
+    @Override
+    public void subscribed(ChannelSubscription subscription) {
+        String stream = subscription.params().getString("stream");
+        if (stream == null || stream.isBlank()) {
+            subscription.reject();
+            return;
+        }
+        subscription.streamFrom(streamOf(subscription));
+    }
+
+    @CableAction
+    void publish(ChannelSubscription subscription, JsonObject data) {
+        JsonObject message = new JsonObject();
+        for (String field : FIELDS) {
+            if (data.containsKey(field)) {
+                message.put(field, data.getValue(field));
+            }
+        }
+        relay.publish(streamOf(subscription), message.encode());
+    }
+
+    private static String streamOf(ChannelSubscription subscription) {
+        return "fanout:" + subscription.params().getString("stream");
+    }
+}
