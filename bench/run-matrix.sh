@@ -3,7 +3,7 @@
 # one server at a time, with the Java load generator in a separate process. Writes raw JSON per run, a CSV, a
 # markdown table with ratios to the Redis baseline of the same run, and PNG charts.
 #
-#   bench/run-matrix.sh            full matrix (about 30 minutes on 2 cores, 15 s of warm-up per server) -> bench/results/matrix/
+#   bench/run-matrix.sh            full matrix (about 35 minutes on 2 cores, 15 s of warm-up per server) -> bench/results/matrix/
 #   bench/run-matrix.sh --smoke    tiny matrix (about 2 minutes, run by .ci/run) -> bench/results/matrix-smoke/
 #
 # Environment:
@@ -202,7 +202,7 @@ if [ -n "$(git --no-optional-locks status --porcelain --untracked-files=no 2>/de
   REV="$REV (with uncommitted changes)"
 fi
 COMMAND="bench/run-matrix.sh$([ "$SMOKE" = 1 ] && echo ' --smoke')"
-MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $("$JAVA" -version 2>&1 | head -1); $PINNING;\
+MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $("$JAVA" -version 2>&1 | sed -n 1p); $PINNING;\
  matrix ran for ${ELAPSED}s; git $REV; command: $COMMAND"
 CHECK=()
 [ "$SMOKE" = "1" ] && CHECK=(--check true)
