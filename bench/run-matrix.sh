@@ -14,6 +14,7 @@
 #   BENCH_FANOUT_TIME seconds of fan-out publishing (full default 15; k6's default is 90)
 #   BENCH_PIN         1 (default) pins the server to CPU 0 and the load generator to CPU 1; 0 lets them float.
 #                     The databases and Redis always float.
+#   BENCH_OUT         where results go (default bench/results/matrix, or matrix-smoke)
 #   BENCH_SKIP_BUILD  1 to reuse the jars already built
 #   BENCH_PROFILE     1 records a JFR profile of each server (raw/server-<backend>.jfr) and writes its hottest
 #                     methods to raw/hot-methods-<backend>.txt (jfr view hot-methods)
@@ -39,7 +40,7 @@ if [ "$SMOKE" = "1" ]; then
   BACKENDS="${BENCH_BACKENDS:-memory,redis,cable-postgresql}"
   TIME="${BENCH_TIME:-4}"
   FANOUT_TIME="${BENCH_FANOUT_TIME:-4}"
-  OUT=bench/results/matrix-smoke
+  OUT="${BENCH_OUT:-bench/results/matrix-smoke}"
   WARMUP=""
   # scenario|users|extra options
   RUNS=(
@@ -52,7 +53,7 @@ else
   BACKENDS="${BENCH_BACKENDS:-redis,pgnotify,memory,cable-h2,cable-postgresql,cable-mariadb}"
   TIME="${BENCH_TIME:-30}"
   FANOUT_TIME="${BENCH_FANOUT_TIME:-15}"
-  OUT=bench/results/matrix
+  OUT="${BENCH_OUT:-bench/results/matrix}"
   # Each server first gets 15 s of steady load that is not reported, so the first measured run does not pay for the
   # JIT compiling the server's hot paths (that run showed p95 RTTs 30x those of the next one).
   WARMUP="steady|100|--time 15 --graceful-stop-s 10"
@@ -201,7 +202,8 @@ REV="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 if [ -n "$(git --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
   REV="$REV (with uncommitted changes)"
 fi
-COMMAND="bench/run-matrix.sh$([ "$SMOKE" = 1 ] && echo ' --smoke')"
+COMMAND="bench/run-matrix.sh"
+[ "$SMOKE" = 1 ] && COMMAND="$COMMAND --smoke"
 MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $("$JAVA" -version 2>&1 | sed -n 1p); $PINNING;\
  matrix ran for ${ELAPSED}s; git $REV; command: $COMMAND"
 CHECK=()

@@ -9,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.core.ConditionTimeoutException;
+
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ClientWebSocket;
 import io.vertx.core.http.WebSocket;
@@ -56,13 +58,29 @@ final class WsClient implements AutoCloseable {
     }
 
     WsClient awaitFrames(int count, Duration timeout) {
-        await().atMost(timeout).until(() -> received.size() >= count);
+        try {
+            await().atMost(timeout).until(() -> received.size() >= count);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("expected " + count + " frames within " + timeout + "; " + state(), e);
+        }
         return this;
     }
 
     WsClient awaitFrame(String frame) {
-        await().atMost(Collector.TIMEOUT).until(() -> received.contains(frame));
+        try {
+            await().atMost(Collector.TIMEOUT).until(() -> received.contains(frame));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("expected frame " + frame + " within " + Collector.TIMEOUT + "; " + state(), e);
+        }
         return this;
+    }
+
+    /** What this client saw, for a failure message: the frames (the last 20 of them) and how the socket ended. */
+    private String state() {
+        List<String> frames = List.copyOf(received);
+        return "received " + frames.size() + " frames" + (frames.isEmpty() ? "" : ", the last ones: "
+                + frames.subList(Math.max(0, frames.size() - 20), frames.size())) + "; sub-protocol " + subProtocol
+                + "; closed: " + (closeStatus.isDone() ? closeStatus.join() + " " + closeReason : "no");
     }
 
     void send(String text) throws Exception {

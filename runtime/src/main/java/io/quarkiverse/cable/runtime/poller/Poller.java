@@ -159,12 +159,13 @@ public final class Poller {
             if (channels == 0) {
                 return false;
             }
-            // Past the IN-list limit the poll reads every channel and the subscriber map filters.
-            long[] hashes = channels <= MessageStore.MAX_FILTERED_CHANNELS ? subscribers.channelHashes() : null;
+            // Past the dialect's IN-list limit the poll reads every channel and the subscriber map filters.
+            int maxFiltered = store.maxFilteredChannels();
+            long[] hashes = channels <= maxFiltered ? subscribers.channelHashes() : null;
             if (hashes != null && hashes.length == 0) {
                 return false;
             }
-            if (hashes != null && hashes.length > MessageStore.MAX_FILTERED_CHANNELS) {
+            if (hashes != null && hashes.length > maxFiltered) {
                 hashes = null; // channels were added since the count was read
             }
             if (trackHorizon) {

@@ -23,9 +23,6 @@ import io.quarkiverse.cable.CableMessage;
  */
 public final class MessageStore {
 
-    /** The most channels a poll filters by in SQL; above it the poll reads all channels (see {@link InList#MAX}). */
-    public static final int MAX_FILTERED_CHANNELS = InList.MAX;
-
     private final DataSource dataSource;
     private final SqlDialect sql;
 
@@ -63,6 +60,11 @@ public final class MessageStore {
      */
     public long write(Connection connection, List<OutgoingMessage> batch, Instant now) throws SQLException {
         return writeLocked(connection, batch, now, lockShard(connection));
+    }
+
+    /** The most channels {@link #poll} filters by in SQL; with more, pass null and filter after reading. */
+    public int maxFilteredChannels() {
+        return sql.maxFilteredChannels();
     }
 
     /**
