@@ -70,7 +70,8 @@ final class WsClient implements AutoCloseable {
         try {
             await().atMost(Collector.TIMEOUT).until(() -> received.contains(frame));
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError("expected frame " + frame + " within " + Collector.TIMEOUT + "; " + state(), e);
+            throw new AssertionError("expected frame " + frame + " within " + Collector.TIMEOUT + "; " + state() + "; "
+                    + ThreadDumps.write("ws-client-timeout"), e);
         }
         return this;
     }
