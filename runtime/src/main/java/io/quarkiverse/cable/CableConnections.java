@@ -12,6 +12,8 @@ public interface CableConnections {
      */
     int disconnectAll(String reason, boolean reconnect);
 
-    /** Like {@link #disconnectAll} with reason {@code remote}, for connections whose identifier {@code key} is {@code value}. */
+    /**
+     * Like {@link #disconnectAll} with reason {@code remote}, for connections whose identifier {@code key} is {@code value}.
+     */
     int disconnect(String key, String value, boolean reconnect);
 }

@@ -203,7 +203,8 @@ public final class ThroughputMain {
                 .append("); ms/batch = measured time / batches,")
                 .append(" i.e. the cost of one writer transaction while the single writer thread is saturated.\n\n");
         md.append("## Setup\n\n");
-        md.append("- Cable: `CableEngine` built directly from the runtime classes (no Quarkus boot), `CableSettings.defaults()`")
+        md.append(
+                "- Cable: `CableEngine` built directly from the runtime classes (no Quarkus boot), `CableSettings.defaults()`")
                 .append(" (batch delay 0, queue capacity ").append(Backend.settings().writerQueueCapacity())
                 .append(", autotrim ").append(Backend.settings().autotrim())
                 .append(", writer batch size ").append(Backend.settings().writerBatchSize())

@@ -52,7 +52,13 @@ public class CableAdminResource {
         return turbo.streamSourceTag(stream);
     }
 
-    /** Appends {@code <p>text</p>} to element {@code target} of every page streaming {@code stream}. */
+    /**
+     * Appends {@code
+     * <p>
+     * text
+     * </p>
+     * } to element {@code target} of every page streaming {@code stream}.
+     */
     @POST
     @Path("/turbo/{stream}/append/{target}")
     public CompletionStage<String> append(@PathParam("stream") String stream, @PathParam("target") String target,

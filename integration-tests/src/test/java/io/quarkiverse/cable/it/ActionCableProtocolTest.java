@@ -206,7 +206,8 @@ class ActionCableProtocolTest {
                     "{\"identifier\":\"x\"}", "{\"command\":\"subscribe\"}", "{\"command\":\"subscribe\",\"identifier\":{}}",
                     "{\"command\":\"subscribe\",\"identifier\":42}", "{\"command\":\"fly\",\"identifier\":\"x\"}",
                     "{\"command\":\"message\",\"identifier\":" + Json.encode(identifier) + ",\"data\":{}}",
-                    "{\"command\":\"message\",\"identifier\":" + Json.encode(identifier) + ",\"data\":\"{\\\"action\\\":\\\"nope\\\"}\"}",
+                    "{\"command\":\"message\",\"identifier\":" + Json.encode(identifier)
+                            + ",\"data\":\"{\\\"action\\\":\\\"nope\\\"}\"}",
                     "{\"command\":\"message\",\"identifier\":" + Json.encode(identifier) + ",\"data\":\"not json\"}",
                     "{\"command\":\"message\",\"identifier\":" + Json.encode(identifier) + ",\"data\":\"{\\\"action\\\":7}\"}",
                     "{\"command\":\"message\",\"identifier\":\"{\\\"channel\\\":\\\"Other\\\"}\",\"data\":\"{}\"}",

@@ -79,8 +79,10 @@ final class WsClient implements AutoCloseable {
     /** What this client saw, for a failure message: the frames (the last 20 of them) and how the socket ended. */
     private String state() {
         List<String> frames = List.copyOf(received);
-        return "received " + frames.size() + " frames" + (frames.isEmpty() ? "" : ", the last ones: "
-                + frames.subList(Math.max(0, frames.size() - 20), frames.size())) + "; sub-protocol " + subProtocol
+        return "received " + frames.size() + " frames" + (frames.isEmpty() ? ""
+                : ", the last ones: "
+                        + frames.subList(Math.max(0, frames.size() - 20), frames.size()))
+                + "; sub-protocol " + subProtocol
                 + "; closed: " + (closeStatus.isDone() ? closeStatus.join() + " " + closeReason : "no");
     }
 

@@ -2,8 +2,8 @@ package io.quarkiverse.cable.runtime;
 
 import javax.sql.DataSource;
 
-import io.quarkiverse.cable.runtime.config.CableSettings;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.config.CableSettings;
 import io.quarkiverse.cable.runtime.memory.MemoryTransport;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
 import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;

@@ -9,11 +9,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.TurboStreams;
-import io.quarkiverse.cable.CableMessage;
-import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.delivery.Delivery;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
@@ -220,7 +219,8 @@ final class ActionCableConnection {
         Method method = action == null || sub.channel == null ? null : sub.channel.actions().get(action);
         if (method == null) {
             server.invalid("Action Cable connection " + id + ": unable to process "
-                    + (sub.channel == null ? TurboStreams.CHANNEL : sub.channel.name()) + "#" + clip(String.valueOf(actionValue)));
+                    + (sub.channel == null ? TurboStreams.CHANNEL : sub.channel.name()) + "#"
+                    + clip(String.valueOf(actionValue)));
             return;
         }
         try {

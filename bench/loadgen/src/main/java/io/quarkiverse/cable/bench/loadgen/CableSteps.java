@@ -1,11 +1,10 @@
 package io.quarkiverse.cable.bench.loadgen;
 
+import io.quarkiverse.cable.bench.loadgen.ActionCableClient.CableException;
 import io.vertx.core.Future;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
-
-import io.quarkiverse.cable.bench.loadgen.ActionCableClient.CableException;
 
 /**
  * The k6 script's helpers {@code connectClient}, {@code subscribeTo}, {@code receive} and the ping round trip, with

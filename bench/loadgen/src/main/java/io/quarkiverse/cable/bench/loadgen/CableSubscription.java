@@ -2,12 +2,11 @@ package io.quarkiverse.cable.bench.loadgen;
 
 import java.util.ArrayDeque;
 
+import io.quarkiverse.cable.bench.loadgen.ActionCableClient.CableException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-
-import io.quarkiverse.cable.bench.loadgen.ActionCableClient.CableException;
 
 /**
  * One channel subscription on an {@link ActionCableClient} (k6's {@code channel}): deliveries wait in an inbox until

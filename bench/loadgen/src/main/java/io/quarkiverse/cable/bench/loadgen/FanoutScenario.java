@@ -3,10 +3,9 @@ package io.quarkiverse.cable.bench.loadgen;
 import java.util.List;
 import java.util.Map;
 
+import io.quarkiverse.cable.bench.loadgen.ActionCableClient.CableException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-
-import io.quarkiverse.cable.bench.loadgen.ActionCableClient.CableException;
 
 /**
  * "Lecture": {@code users} subscribers of one FanoutChannel stream, and one publisher that starts after the warm-up

@@ -1,12 +1,11 @@
 package io.quarkiverse.cable.bench.loadgen;
 
+import io.quarkiverse.cable.bench.loadgen.ActionCableClient.CableException;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocketClient;
-
-import io.quarkiverse.cable.bench.loadgen.ActionCableClient.CableException;
 
 /**
  * A k6 virtual user: its number ({@code __VU}), its iteration count ({@code __ITER}), the connection it holds and the
