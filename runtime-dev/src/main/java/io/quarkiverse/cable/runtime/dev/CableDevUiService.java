@@ -1,24 +1,29 @@
-package io.quarkiverse.cable.runtime.observability;
+package io.quarkiverse.cable.runtime.dev;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import jakarta.inject.Inject;
 
 import io.quarkiverse.cable.runtime.DatabaseTransport;
+import io.quarkiverse.cable.runtime.observability.CableObservability;
 import io.quarkiverse.cable.runtime.store.PolledMessage;
 
 /**
- * The Dev UI card's JSON-RPC methods (development mode only): the cable's figures, its channels, the newest
- * messages, and a test broadcast.
+ * The Dev UI card's JSON-RPC methods: the cable's figures, its channels, the newest messages, and a test broadcast.
+ * It lives in the {@code quarkus-cable-dev} artifact, which an application has on its class path in development mode
+ * only, so a production build carries none of it.
  */
 public class CableDevUiService {
 
@@ -65,19 +70,28 @@ public class CableDevUiService {
         return messages;
     }
 
-    /** Broadcasts a text message and waits for its commit; answers "committed" or the failure. */
+    /**
+     * Broadcasts a text message and waits for its commit; answers "committed" or why not. The wait is bounded by
+     * {@code quarkus.cable.health.writer-timeout}: a broadcast still uncommitted after it means readiness already
+     * reports the writer as stuck or retrying, and the answer says so (the broadcast stays queued and may still
+     * commit). Without the bound, a stuck writer would hold this request, and a worker thread, forever.
+     */
     public String broadcast(String channel, String payload) {
+        Duration bound = observability.thresholds().writerTimeout();
         try {
-            observability.engine().broadcast(channel, payload).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            observability.engine().broadcast(channel, payload).toCompletableFuture()
+                    .get(bound.toNanos(), TimeUnit.NANOSECONDS);
             return "committed";
+        } catch (TimeoutException e) {
+            return "not committed within " + bound + " (quarkus.cable.health.writer-timeout): the writer is stuck or "
+                    + "retrying, see readiness; the broadcast stays queued";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "interrupted";
-        } catch (Exception e) {
-            Throwable cause = e instanceof CompletionException || e instanceof java.util.concurrent.ExecutionException
-                    ? e.getCause()
-                    : e;
-            return "failed: " + cause.getMessage();
+        } catch (ExecutionException | CompletionException e) {
+            return "failed: " + e.getCause().getMessage();
+        } catch (RuntimeException e) {
+            return "failed: " + e.getMessage();
         }
     }
 }
