@@ -3,7 +3,7 @@ package io.quarkiverse.cable.deployment;
 import java.util.Optional;
 
 import io.quarkiverse.cable.runtime.config.CableBuildTimeConfig;
-import io.quarkiverse.cable.runtime.observability.CableDevUiService;
+import io.quarkiverse.cable.runtime.dev.CableDevUiService;
 import io.quarkiverse.cable.runtime.observability.CableLivenessCheck;
 import io.quarkiverse.cable.runtime.observability.CableMetrics;
 import io.quarkiverse.cable.runtime.observability.CableObservability;
@@ -61,6 +61,7 @@ class CableObservabilityProcessor {
         return card;
     }
 
+    /** The card's JSON-RPC methods; the class comes from quarkus-cable-dev, present in development mode only. */
     @BuildStep(onlyIf = IsLocalDevelopment.class)
     JsonRPCProvidersBuildItem devUiRpc() {
         return new JsonRPCProvidersBuildItem(CableDevUiService.class);

@@ -1,0 +1,97 @@
+package io.quarkiverse.cable.runtime.dev;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import jakarta.inject.Inject;
+
+import io.quarkiverse.cable.runtime.DatabaseTransport;
+import io.quarkiverse.cable.runtime.observability.CableObservability;
+import io.quarkiverse.cable.runtime.store.PolledMessage;
+
+/**
+ * The Dev UI card's JSON-RPC methods: the cable's figures, its channels, the newest messages, and a test broadcast.
+ * It lives in the {@code quarkus-cable-dev} artifact, which an application has on its class path in development mode
+ * only, so a production build carries none of it.
+ */
+public class CableDevUiService {
+
+    private static final int PREVIEW_CHARS = 200;
+
+    @Inject
+    CableObservability observability;
+
+    public CableObservability.Snapshot getStatus() {
+        return observability.snapshot();
+    }
+
+    public List<Map<String, Object>> getChannels() {
+        List<Map<String, Object>> channels = new ArrayList<>();
+        observability.channels().forEach((channel, count) -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("channel", channel);
+            row.put("subscribers", count);
+            channels.add(row);
+        });
+        return channels;
+    }
+
+    /** The newest messages of all channels, newest first; empty with the memory adapter, which stores nothing. */
+    public List<Map<String, Object>> getRecentMessages(int limit) throws SQLException {
+        if (!(observability.engine().transport() instanceof DatabaseTransport database) || database.store() == null) {
+            return List.of();
+        }
+        List<Map<String, Object>> messages = new ArrayList<>();
+        try (Connection connection = database.store().connection()) {
+            for (PolledMessage polled : database.store().recent(connection, Math.max(1, Math.min(limit, 500)))) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("id", polled.message().id());
+                row.put("channel", polled.message().channel());
+                row.put("createdAt", Instant.ofEpochMilli(polled.createdAtMillis()).toString());
+                row.put("binary", polled.message().binary());
+                row.put("bytes", polled.message().payload().length);
+                String text = polled.message().binary() ? "(binary)"
+                        : new String(polled.message().payload(), StandardCharsets.UTF_8);
+                row.put("payload", text.length() > PREVIEW_CHARS ? text.substring(0, PREVIEW_CHARS) + "…" : text);
+                messages.add(row);
+            }
+        }
+        return messages;
+    }
+
+    /**
+     * Broadcasts a text message and waits for its commit; answers "committed" or why not. The wait is bounded by
+     * {@code quarkus.cable.health.writer-timeout}: a broadcast still uncommitted after it means readiness already
+     * reports the writer as stuck or retrying, and the answer says so (the broadcast stays queued and may still
+     * commit). Without the bound, a stuck writer would hold this request, and a worker thread, forever.
+     */
+    public String broadcast(String channel, String payload) {
+        Duration bound = observability.thresholds().writerTimeout();
+        try {
+            observability.engine().broadcast(channel, payload).toCompletableFuture()
+                    .get(bound.toNanos(), TimeUnit.NANOSECONDS);
+            return "committed";
+        } catch (TimeoutException e) {
+            return "not committed within " + bound + " (quarkus.cable.health.writer-timeout): the writer is stuck or "
+                    + "retrying, see readiness; the broadcast stays queued";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        } catch (ExecutionException | CompletionException e) {
+            return "failed: " + e.getCause().getMessage();
+        } catch (RuntimeException e) {
+            return "failed: " + e.getMessage();
+        }
+    }
+}
