@@ -22,10 +22,13 @@ import io.quarkiverse.cable.CableChannel;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.TurboStreams;
+import io.quarkiverse.cable.runtime.actioncable.ActionCableProtocol;
+import io.quarkiverse.cable.runtime.actioncable.ActionCableRecorder;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableShutdownListener;
 import io.quarkiverse.cable.runtime.actioncable.ChannelRegistry;
 import io.quarkiverse.cable.runtime.actioncable.ChannelRegistryRecorder;
+import io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
@@ -39,6 +42,7 @@ import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.builditem.ShutdownListenerBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
 import io.quarkus.runtime.configuration.ConfigurationException;
+import io.quarkus.vertx.http.deployment.RouteBuildItem;
 
 /**
  * The Action Cable endpoint and the {@link CableChannel} beans: channels are read from the index, checked (unique
@@ -55,8 +59,15 @@ class ActionCableProcessor {
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
-        return AdditionalBeanBuildItem.builder().addBeanClasses(ActionCableServer.class, TurboStreamsProducer.class)
-                .setUnremovable().build();
+        return AdditionalBeanBuildItem.builder().addBeanClasses(ActionCableServer.class, ActionCableProtocol.class,
+                TurboStreamsProducer.class, TurboStreamsChannel.class).setUnremovable().build();
+    }
+
+    /** The endpoint's route, as WebSockets Next registers its own: at the mount path read at runtime. */
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    RouteBuildItem route(ActionCableRecorder recorder) {
+        return RouteBuildItem.builder().routeFunction(recorder.route()).handler(recorder.handler()).build();
     }
 
     /** Action Cable clients hear server_restart before the HTTP server closes their connections. */
@@ -109,7 +120,12 @@ class ActionCableProcessor {
             actions.put(name, actionsOf(name, channel));
             reflective.produce(ReflectiveClassBuildItem.builder(channel.name().toString()).methods().build());
         }
-        boolean turboUsed = !index.getKnownUsers(TURBO_STREAMS).isEmpty();
+        // Turbo::StreamsChannel is an ordinary channel without actions, as in turbo-rails.
+        classes.put(TurboStreams.CHANNEL, TurboStreamsChannel.class.getName());
+        reflective.produce(ReflectiveClassBuildItem.builder(TurboStreamsChannel.class).build());
+        // The extension's own classes (the Turbo channel, the producer) do not make an application a Turbo user.
+        boolean turboUsed = index.getKnownUsers(TURBO_STREAMS).stream()
+                .anyMatch(user -> !user.name().toString().startsWith("io.quarkiverse.cable.runtime."));
         return SyntheticBeanBuildItem.configure(ChannelRegistry.class)
                 .scope(Singleton.class)
                 .unremovable()

@@ -7,7 +7,10 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.CableRequest;
 
-/** Names the connection after the {@code user} query parameter or cookie; {@code mallory} is refused. */
+/**
+ * Names the connection after the {@code user} query parameter or cookie; {@code mallory} is refused; {@code defect}
+ * makes identification throw an {@link Error}; {@code hung} makes it hang for three minutes.
+ */
 @Singleton
 public class ChatIdentification implements CableIdentification {
 
@@ -19,6 +22,14 @@ public class ChatIdentification implements CableIdentification {
         }
         if ("mallory".equals(user)) {
             return null;
+        }
+        if ("hung".equals(user)) {
+            // An identification that hangs (a remote call that never answers), for the open-timeout test.
+            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MINUTES.toNanos(3));
+        }
+        if ("defect".equals(user)) {
+            // A defect in identification that is not an ordinary exception (tests: the connection must still end).
+            throw new ExceptionInInitializerError("identification defect for tests");
         }
         return Map.of("user", user == null ? "anonymous" : user);
     }

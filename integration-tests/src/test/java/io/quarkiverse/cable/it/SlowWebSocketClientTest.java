@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.time.Duration;
@@ -22,6 +23,10 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.ClientWebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketClientOptions;
+import io.vertx.core.http.WebSocketConnectOptions;
 
 /** A client that stops reading is closed with 1008; a client in the same room keeps receiving everything. */
 @QuarkusTest
@@ -31,12 +36,14 @@ class SlowWebSocketClientTest {
     public static class SmallOutbox implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.cable.websocket.stall-timeout", "5s");
+            return Map.of("quarkus.cable.websocket.stall-timeout", "5s",
+                    "quarkus.cable.action-cable.identification-timeout", "10s");
         }
     }
 
     private static final int BATCH = 100;
     private static final String PAYLOAD = "x".repeat(16 * 1024);
+    private static final String BULK = "b".repeat(64 * 1024);
 
     @TestHTTPResource("/")
     URI base;
@@ -81,6 +88,59 @@ class SlowWebSocketClientTest {
                 assertThat(healthy.received.get(i + 1)).startsWith(i + ":");
             }
             assertThat(engine.subscribers().subscribersByChannel().get("room:" + room)).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A client that stalls after the last frame it was sent is closed, and its stream stopped, without another frame:
+     * the stall is checked periodically, not only when a frame is sent, so no stream outlives a stalled connection
+     * while its channel is quiet.
+     */
+    @Test
+    void clientStalledAfterTheLastFrameIsClosedWithoutAnotherFrame() throws Exception {
+        String channel = "quiet-" + System.nanoTime();
+        long slowBefore = engine.stats().failures(CableStats.Failure.SLOW_CONSUMER);
+        WebSocketClient client = vertx.createWebSocketClient(new WebSocketClientOptions().setReceiveBufferSize(8192));
+        try {
+            ClientWebSocket socket = client.webSocket();
+            CompletableFuture<Void> started = new CompletableFuture<>();
+            CompletableFuture<Short> closed = new CompletableFuture<>();
+            socket.textMessageHandler(text -> {
+                if (text.equals("started:" + channel)) {
+                    socket.pause(); // never reads again, until told below
+                    started.complete(null);
+                }
+            });
+            socket.closeHandler(ignored -> closed.complete(socket.closeStatusCode()));
+            socket.connect(new WebSocketConnectOptions().setHost(base.getHost()).setPort(base.getPort())
+                    .setURI("/feed")).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            socket.writeTextMessage("start:" + channel);
+            started.get(60, TimeUnit.SECONDS);
+            // One burst, more than the socket buffers hold, then silence.
+            List<CompletableFuture<Void>> commits = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                commits.add(cable.broadcast(channel, i + ":" + BULK).toCompletableFuture());
+            }
+            CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(120))
+                    .until(() -> !engine.subscribers().subscribersByChannel().containsKey(channel));
+            assertThat(engine.stats().failures(CableStats.Failure.SLOW_CONSUMER)).isGreaterThan(slowBefore);
+            socket.resume();
+            assertThat(closed.get(60, TimeUnit.SECONDS)).isEqualTo((short) 1008);
+        } finally {
+            client.close();
+        }
+    }
+
+    /**
+     * An Action Cable connection that is neither welcomed nor refused (its identification hangs) gets no pings and is
+     * closed with 1011 after the identification timeout, so the client reconnects instead of waiting forever.
+     */
+    @Test
+    void actionCableConnectionNotOpenedInTimeIsClosed() throws Exception {
+        try (WsClient hung = WsClient.connect(vertx, base, "/cable?user=hung", "actioncable-v1-json")) {
+            assertThat(hung.closeStatus.get(120, TimeUnit.SECONDS)).isEqualTo((short) 1011);
+            assertThat(hung.received).isEmpty();
         }
     }
 }

@@ -2,13 +2,13 @@ package io.quarkiverse.cable.runtime.actioncable;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -18,8 +18,6 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.CableConnections;
 import io.quarkiverse.cable.CableIdentification;
-import io.quarkiverse.cable.CableRequest;
-import io.quarkiverse.cable.TurboStreams;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
@@ -29,30 +27,21 @@ import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
-import io.quarkus.security.identity.SecurityIdentity;
-import io.quarkus.vertx.http.HttpServerOptionsCustomizer;
-import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.Cookie;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.ServerWebSocket;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * The {@code actioncable-v1-json} endpoint at {@code quarkus.cable.mount-path}: a Vert.x route that upgrades to a
- * WebSocket (the sub-protocol is negotiated by the HTTP server, which lists {@code actioncable-v1-json} and the
- * {@code actioncable-unsupported} sentinel), pings every connection every 3 s, and keeps the per-identifier frame
- * encoders so a broadcast is encoded once per identifier per node.
+ * The Action Cable endpoint at {@code quarkus.cable.mount-path} and this node's registry of its connections: the route
+ * (registered through a build item, see {@link ActionCableRecorder}) upgrades to a WebSocket (the sub-protocol is negotiated by
+ * {@link ActionCableProtocol}), opens an
+ * {@link ActionCableConnection} per socket, pings every connection every 3 s, and disconnects them on request or at
+ * shutdown.
  */
 @Singleton
-public class ActionCableServer implements CableConnections, HttpServerOptionsCustomizer {
+public class ActionCableServer implements CableConnections {
 
-    static final String PROTOCOL = "actioncable-v1-json";
-    static final String UNSUPPORTED = "actioncable-unsupported";
     private static final Logger LOG = Logger.getLogger(ActionCableServer.class);
     private static final long PING_MILLIS = 3000;
 
@@ -72,52 +61,21 @@ public class ActionCableServer implements CableConnections, HttpServerOptionsCus
     Instance<CableIdentification> identification;
 
     @Inject
-    Instance<TurboStreams> turbo;
-
-    @Inject
     Vertx vertx;
 
     private final Map<String, ActionCableConnection> connections = new ConcurrentHashMap<>();
-    private final Map<String, Counted> frames = new ConcurrentHashMap<>();
+    private final IdentifierFrames frames = new IdentifierFrames();
     private final AtomicLong ids = new AtomicLong();
+    private ConnectionIdentification identifier;
     private long pingTimer = -1;
     private long maxCommandSize;
+    private long openBoundNanos;
 
-    private static final class Counted {
-        final EncodedFrames frames;
-        int references;
-
-        Counted(String encodedIdentifier) {
-            frames = new EncodedFrames(message -> Frames.broadcast(encodedIdentifier, message));
-        }
-    }
-
-    @Override
-    public void customizeHttpServer(HttpServerOptions options) {
-        addProtocols(options);
-    }
-
-    @Override
-    public void customizeHttpsServer(HttpServerOptions options) {
-        addProtocols(options);
-    }
-
-    private static void addProtocols(HttpServerOptions options) {
-        List<String> present = options.getWebSocketSubProtocols() == null ? List.of()
-                : options.getWebSocketSubProtocols();
-        for (String protocol : List.of(PROTOCOL, UNSUPPORTED)) {
-            if (!present.contains(protocol)) {
-                options.addWebSocketSubProtocol(protocol);
-            }
-        }
-    }
-
-    void route(@Observes Router router) {
-        if (!config.actionCable().enabled()) {
-            return;
-        }
+    @PostConstruct
+    void configure() {
         maxCommandSize = config.actionCable().maxCommandSize().asLongValue();
-        router.route(config.mountPath()).handler(this::upgrade);
+        identifier = new ConnectionIdentification(identification, config.actionCable().identificationTimeout());
+        openBoundNanos = config.actionCable().identificationTimeout().toNanos();
     }
 
     void start(@Observes StartupEvent startup) {
@@ -162,6 +120,11 @@ public class ActionCableServer implements CableConnections, HttpServerOptionsCus
         return closed;
     }
 
+    /** Identifiers with at least one stream on this node (each has one frame encoder). */
+    public int encoderCount() {
+        return frames.size();
+    }
+
     CableEngine engine() {
         return engine;
     }
@@ -178,55 +141,59 @@ public class ActionCableServer implements CableConnections, HttpServerOptionsCus
         engine.recordFailure(CableStats.Failure.LISTENER, message);
     }
 
-    /** The stream name of a signed Turbo stream name, or null when it cannot be verified. */
-    String verifyTurbo(Object signedStreamName) {
-        if (!(signedStreamName instanceof String signed) || config.turbo().signingKey().isEmpty()) {
-            return null;
-        }
-        return turbo.get().verify(signed);
+    /** A defect, not bad input: logged at once, never suppressed by a flood of another kind of failure. */
+    void connectionFailure(String message, Throwable failure) {
+        LOG.error(message, failure);
     }
 
     EncodedFrames acquireFrames(String identifier) {
-        return frames.compute(identifier, (key, counted) -> {
-            Counted result = counted == null ? new Counted(io.vertx.core.json.Json.encode(identifier)) : counted;
-            result.references++;
-            return result;
-        }).frames;
+        return frames.acquire(identifier);
     }
 
     void releaseFrames(String identifier) {
-        frames.computeIfPresent(identifier, (key, counted) -> --counted.references == 0 ? null : counted);
+        frames.release(identifier);
     }
 
-    /** Identifiers with at least one stream on this node (each has one frame encoder). */
-    public int encoderCount() {
-        return frames.size();
-    }
-
+    /**
+     * Pings the welcomed connections, as Rails does: a client that was never welcomed gets no pings, so its connection
+     * monitor calls it stale and reconnects instead of waiting forever. A connection left unanswered for longer than
+     * the identification timeout is closed with 1011 (the client reconnects) and logged as the defect it is.
+     */
     private void ping() {
         if (connections.isEmpty()) {
             return;
         }
         String frame = Frames.ping(TimeUnit.MILLISECONDS.toSeconds(System.currentTimeMillis()));
-        connections.values().forEach(connection -> connection.outbox.send(frame));
+        for (ActionCableConnection connection : connections.values()) {
+            if (connection.answered()) {
+                connection.outbox.send(frame);
+            } else if (connection.unansweredFor(openBoundNanos)) {
+                connectionFailure("Action Cable connection " + connection.id + " was neither welcomed nor refused within"
+                        + " quarkus.cable.action-cable.identification-timeout (" + config.actionCable()
+                                .identificationTimeout()
+                        + "); closing it with 1011 so that the client reconnects", null);
+                connection.outbox.close(ActionCableConnection.INTERNAL_ERROR, "cable: not identified in time");
+            }
+        }
     }
 
-    private void upgrade(RoutingContext context) {
-        HttpServerRequest request = context.request();
-        if (!"websocket".equalsIgnoreCase(request.getHeader(HttpHeaders.UPGRADE))) {
+    /** The route's handler: upgrades a WebSocket request; other requests get 404. */
+    void handle(RoutingContext context) {
+        if (!config.actionCable().enabled()) {
+            context.next();
+            return;
+        }
+        if (!"websocket".equalsIgnoreCase(context.request().getHeader(HttpHeaders.UPGRADE))) {
             context.response().setStatusCode(404).end("Page not found");
             return;
         }
-        SecurityIdentity identity = context.user() instanceof QuarkusHttpUser user ? user.getSecurityIdentity() : null;
-        Uni<SecurityIdentity> deferred = context.get(QuarkusHttpUser.DEFERRED_IDENTITY_KEY);
-        CableRequest cableRequest = cableRequest(context, identity);
-        request.toWebSocket().onSuccess(socket -> open(socket, cableRequest, deferred))
+        ConnectionIdentification.Upgrade upgrade = ConnectionIdentification.upgrade(context);
+        context.request().toWebSocket().onSuccess(socket -> open(socket, upgrade))
                 .onFailure(failure -> invalid("Action Cable upgrade failed: " + failure));
     }
 
-    private void open(ServerWebSocket socket, CableRequest request, Uni<SecurityIdentity> deferred) {
-        String protocol = socket.subProtocol();
-        if (protocol != null && !PROTOCOL.equals(protocol)) {
+    private void open(ServerWebSocket socket, ConnectionIdentification.Upgrade upgrade) {
+        if (!ActionCableProtocol.serves(socket.subProtocol())) {
             // actioncable-unsupported: the client closes for good; nothing else is said on this socket.
             socket.close((short) 1000, "unsupported protocol");
             return;
@@ -242,59 +209,43 @@ public class ActionCableServer implements CableConnections, HttpServerOptionsCus
             public void close(int code, String reason) {
                 socket.close((short) code, reason);
             }
-        }, streams.limits(), why -> invalid("Closing Action Cable connection " + id + " as too slow: " + why));
+        }, streams.limits(), why -> slowConsumer(id, why));
         ActionCableConnection connection = new ActionCableConnection(id, outbox, this);
+        // Handlers first, registration after: Vert.x refuses a handler on a socket that closed during the upgrade
+        // ("WebSocket is closed"), and its close handler would never run to remove a connection registered before.
+        // This runs on the socket's event loop, so the socket cannot close between the handlers and the registration.
+        try {
+            socket.closeHandler(ignored -> {
+                connections.remove(id);
+                connection.closed();
+            });
+            socket.exceptionHandler(failure -> LOG.debugf("Action Cable connection %s: %s", id, failure));
+            socket.binaryMessageHandler(ignored -> invalid("Action Cable connection " + id
+                    + " sent a binary frame; only text frames are commands"));
+            socket.textMessageHandler(text -> {
+                if (text.length() > maxCommandSize
+                        || text.getBytes(StandardCharsets.UTF_8).length > maxCommandSize) {
+                    invalid("Action Cable connection " + id
+                            + " sent a frame over quarkus.cable.action-cable.max-command-size (" + maxCommandSize
+                            + " bytes); closing it");
+                    outbox.close(1009, "command too large");
+                    return;
+                }
+                connection.received(text);
+            });
+        } catch (IllegalStateException closedDuringUpgrade) {
+            LOG.debugf("Action Cable connection %s closed during the upgrade", id);
+            return;
+        }
+        if (socket.isClosed()) {
+            return;
+        }
         connections.put(id, connection);
-        socket.closeHandler(ignored -> {
-            connections.remove(id);
-            connection.closed();
-        });
-        socket.exceptionHandler(failure -> LOG.debugf("Action Cable connection %s: %s", id, failure));
-        socket.binaryMessageHandler(ignored -> invalid("Action Cable connection " + id
-                + " sent a binary frame; only text frames are commands"));
-        socket.textMessageHandler(text -> {
-            if (text.length() > maxCommandSize
-                    || text.getBytes(StandardCharsets.UTF_8).length > maxCommandSize) {
-                invalid("Action Cable connection " + id + " sent a frame over quarkus.cable.action-cable.max-command-size ("
-                        + maxCommandSize + " bytes); closing it");
-                outbox.close(1009, "command too large");
-                return;
-            }
-            connection.received(text);
-        });
-        connection.open(() -> identify(request, deferred));
+        connection.open(() -> identifier.identify(upgrade));
     }
 
-    private Map<String, String> identify(CableRequest request, Uni<SecurityIdentity> deferred) {
-        CableRequest complete = request;
-        if (request.identity() == null && deferred != null) {
-            SecurityIdentity identity = deferred.await().atMost(java.time.Duration.ofSeconds(30));
-            complete = new CableRequest(request.path(), request.headers(), request.cookies(), request.query(),
-                    identity != null && !identity.isAnonymous() ? identity : null);
-        }
-        if (identification.isResolvable()) {
-            return identification.get().identify(complete);
-        }
-        if (complete.identity() != null && !complete.identity().isAnonymous()) {
-            return Map.of("user", complete.identity().getPrincipal().getName());
-        }
-        return Map.of();
-    }
-
-    private static CableRequest cableRequest(RoutingContext context, SecurityIdentity identity) {
-        HttpServerRequest request = context.request();
-        Map<String, List<String>> headers = new HashMap<>();
-        request.headers().forEach(entry -> headers
-                .computeIfAbsent(entry.getKey().toLowerCase(java.util.Locale.ROOT), key -> new ArrayList<>())
-                .add(entry.getValue()));
-        Map<String, String> cookies = new HashMap<>();
-        for (Cookie cookie : request.cookies()) {
-            cookies.put(cookie.getName(), cookie.getValue());
-        }
-        Map<String, List<String>> query = new HashMap<>();
-        request.params().forEach(entry -> query.computeIfAbsent(entry.getKey(), key -> new ArrayList<>())
-                .add(entry.getValue()));
-        return new CableRequest(request.path(), Map.copyOf(headers), Map.copyOf(cookies), Map.copyOf(query),
-                identity != null && !identity.isAnonymous() ? identity : null);
+    private void slowConsumer(String id, String why) {
+        engine.recordFailure(CableStats.Failure.SLOW_CONSUMER, "Closing Action Cable connection " + id
+                + " as too slow: " + why + " (quarkus.cable.websocket.*)");
     }
 }

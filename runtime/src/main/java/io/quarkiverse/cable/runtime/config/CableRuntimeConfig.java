@@ -133,6 +133,16 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("64K")
         MemorySize maxCommandSize();
+
+        /**
+         * How long opening a connection may take: identification (including the wait for the HTTP security identity
+         * when `quarkus.http.auth.proactive=false`) up to the welcome. A connection whose security identity is not
+         * known in time is told `unauthorized`; one that is neither welcomed nor refused in time (a hung
+         * `CableIdentification`) is closed with 1011 and the client reconnects. No client waits unbounded for its
+         * welcome.
+         */
+        @WithDefault("30s")
+        Duration identificationTimeout();
     }
 
     interface Turbo {

@@ -1,26 +1,27 @@
 package io.quarkiverse.cable.runtime.delivery;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
+
+import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.CableMessage;
 
 /**
- * Runs one listener's callbacks in order, one at a time, on a virtual thread, so neither the poller nor an event loop
- * ever waits for user code. A drain thread is started only while messages are waiting. The number of waiting
- * messages is bounded: {@link #offer} refuses once the limit is reached.
+ * Hands one listener its messages in order, one at a time, on a {@link SerialExecutor}, so neither the poller nor an
+ * event loop ever waits for user code. The number of waiting messages is bounded: {@link #offer} refuses once the
+ * limit is reached.
  */
 public final class OrderedMailbox implements Delivery {
+
+    private static final Logger LOG = Logger.getLogger("io.quarkiverse.cable");
 
     private final CableListener listener;
     private final int limit;
     private final BiConsumer<CableMessage, Throwable> onListenerFailure;
-    private final ConcurrentLinkedQueue<CableMessage> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
-    private final AtomicBoolean draining = new AtomicBoolean();
+    private final SerialExecutor executor;
     private volatile boolean discarded;
 
     /** {@code onListenerFailure} receives what a listener threw; the mailbox goes on with the next message. */
@@ -28,6 +29,9 @@ public final class OrderedMailbox implements Delivery {
         this.listener = listener;
         this.limit = limit;
         this.onListenerFailure = onListenerFailure;
+        // deliver() reports a listener's failure itself; what reaches the executor failed in that report.
+        this.executor = new SerialExecutor("cable-listener",
+                failure -> LOG.errorf(failure, "Reporting a cable listener's failure failed"));
     }
 
     @Override
@@ -41,45 +45,26 @@ public final class OrderedMailbox implements Delivery {
             size.decrementAndGet();
             return false;
         }
-        queue.add(message);
-        scheduleDrain();
+        executor.execute(() -> {
+            size.decrementAndGet();
+            if (!discarded) {
+                deliver(message);
+            }
+        });
         return true;
     }
 
+    /** Messages still waiting are skipped (their tasks run empty). */
     @Override
     public void discard() {
         discarded = true;
-        queue.clear();
-    }
-
-    private void scheduleDrain() {
-        if (draining.compareAndSet(false, true)) {
-            Thread.ofVirtual().name("cable-listener").start(this::drain);
-        }
-    }
-
-    private void drain() {
-        while (true) {
-            CableMessage message;
-            while ((message = queue.poll()) != null) {
-                size.decrementAndGet();
-                if (!discarded) {
-                    deliver(message);
-                }
-            }
-            draining.set(false);
-            // A message offered after the last poll but before the flag was cleared would otherwise wait forever.
-            if (queue.isEmpty() || !draining.compareAndSet(false, true)) {
-                return;
-            }
-        }
     }
 
     private void deliver(CableMessage message) {
         try {
             listener.onMessage(message);
-        } catch (RuntimeException | Error e) {
-            // Errors too: a drain thread that died would leave this subscription silently stuck.
+        } catch (Throwable e) {
+            // Checked exceptions thrown sneakily and Errors too: the failure names the message it happened on.
             onListenerFailure.accept(message, e);
         }
     }

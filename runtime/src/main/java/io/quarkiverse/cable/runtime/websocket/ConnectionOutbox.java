@@ -13,7 +13,8 @@ import io.quarkus.websockets.next.WebSocketConnection;
 /**
  * One connection's cable streams and its outbound frames. Frames are written without waiting. A connection is closed
  * as a slow consumer when its writes have made no progress for the stall timeout while frames wait, or when more
- * frames wait than the hard limit; either way it cannot grow the heap, and nobody else waits for it. A healthy client
+ * frames wait than the hard limit; either way it cannot grow the heap, and nobody else waits for it. The stall is
+ * checked on every send and by a periodic {@link #checkStalled()}. A healthy client
  * taking a burst keeps completing writes, so it is not mistaken for a stalled one.
  */
 public final class ConnectionOutbox {
@@ -83,6 +84,17 @@ public final class ConnectionOutbox {
             return;
         }
         wire.write(frame, this::progress);
+    }
+
+    /**
+     * Closes the connection as a slow consumer when frames have waited without progress for the stall timeout. Run
+     * periodically, so a client that stalls after the last frame it was sent is closed, and its streams stopped,
+     * without waiting for another frame that may never come.
+     */
+    public void checkStalled() {
+        if (pending.get() > 0 && !closing.get() && System.nanoTime() - lastProgressNanos > limits.stallTimeoutNanos()) {
+            closeAsSlowConsumer("no frame written for " + limits.stallTimeoutMillis() + " ms");
+        }
     }
 
     /** Stops sending and closes the wire; later frames are dropped. */

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
@@ -15,19 +16,21 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.CableException;
-import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamCallback;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.delivery.Delivery;
+import io.quarkiverse.cable.runtime.delivery.DirectDelivery;
 import io.quarkiverse.cable.runtime.delivery.OrderedMailbox;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.quarkus.websockets.next.runtime.ConnectionManager;
+import io.vertx.core.Vertx;
 
 /**
  * Cable streams on WebSockets Next connections: {@link io.quarkiverse.cable.StreamFrom} streams start when a connection
@@ -49,13 +52,23 @@ public class WebSocketStreams implements CableStreams {
     @Inject
     StreamTemplates templates;
 
-    /** Absent when the application has no WebSocket endpoint; then there is nothing to listen to. */
+    /**
+     * Absent when the application has no WebSocket endpoint; then there is nothing to listen to. This is a runtime
+     * internal of WebSockets Next, used on purpose: its listener runs synchronously while a connection is added, before
+     * any message can be sent to it, so {@code @StreamFrom} streams start before an early broadcast. The public
+     * {@code @Observes @Open}/{@code @Closed} connection events are fired asynchronously, which would let a stream
+     * miss broadcasts sent right after the handshake.
+     */
     @Inject
     Instance<ConnectionManager> connections;
+
+    @Inject
+    Vertx vertx;
 
     private final Map<String, ConnectionOutbox> outboxes = new ConcurrentHashMap<>();
     private final EncodedFrames frames = new EncodedFrames();
     private ConnectionOutbox.OutboxLimits limits;
+    private long stallTimer = -1;
 
     @Inject
     void configure(CableRuntimeConfig config) {
@@ -79,6 +92,9 @@ public class WebSocketStreams implements CableStreams {
     }
 
     void listen(@Observes StartupEvent startup) {
+        // A client that stalls after the last frame it was sent is found without waiting for another frame.
+        long period = Math.max(100, TimeUnit.NANOSECONDS.toMillis(limits.stallTimeoutNanos()) / 2);
+        stallTimer = vertx.setPeriodic(period, ignored -> outboxes.values().forEach(ConnectionOutbox::checkStalled));
         if (!connections.isResolvable()) {
             return;
         }
@@ -95,6 +111,12 @@ public class WebSocketStreams implements CableStreams {
                 stopAll(connectionId);
             }
         });
+    }
+
+    void cancelStallChecks(@Observes ShutdownEvent shutdown) {
+        if (stallTimer >= 0) {
+            vertx.cancelTimer(stallTimer);
+        }
     }
 
     @Override
@@ -123,6 +145,11 @@ public class WebSocketStreams implements CableStreams {
         if (raced != null) {
             subscription.close();
             return raced.confirmed();
+        }
+        if (connection.isClosed()) {
+            // Closed after the check above: the close listener may already have run, and nothing else would stop the
+            // stream or remove the outbox this call created.
+            stopAll(connection.id());
         }
         return subscription.confirmed();
     }
@@ -198,7 +225,11 @@ public class WebSocketStreams implements CableStreams {
 
     private Delivery delivery(WebSocketConnection connection, ConnectionOutbox outbox, StreamCallback callback) {
         if (callback == null) {
-            return new DirectDelivery(outbox);
+            // A full outbox closes the whole connection (all its streams) itself; the subscription stays quiet.
+            return new DirectDelivery(frames::frameFor, frame -> {
+                outbox.send(frame);
+                return true;
+            }, outbox.limits().maxPendingFrames());
         }
         return new OrderedMailbox(message -> {
             String frame = callback.apply(message, connection);
@@ -216,29 +247,4 @@ public class WebSocketStreams implements CableStreams {
         stopAll(connection.id());
     }
 
-    /** The fast path: on the dispatching thread, the shared frame straight to the connection. */
-    private final class DirectDelivery implements Delivery {
-
-        private final ConnectionOutbox outbox;
-
-        DirectDelivery(ConnectionOutbox outbox) {
-            this.outbox = outbox;
-        }
-
-        @Override
-        public boolean offer(CableMessage message) {
-            // A full outbox closes the whole connection (all its streams) itself; the subscription stays quiet.
-            outbox.send(frames.frameFor(message));
-            return true;
-        }
-
-        @Override
-        public void discard() {
-        }
-
-        @Override
-        public int limit() {
-            return outbox.limits().maxPendingFrames();
-        }
-    }
 }

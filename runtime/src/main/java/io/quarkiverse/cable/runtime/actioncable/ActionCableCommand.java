@@ -1,0 +1,89 @@
+package io.quarkiverse.cable.runtime.actioncable;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * One client command of {@code actioncable-v1-json}, read from a text frame: {@code subscribe}, {@code unsubscribe}
+ * or {@code message}, each naming a subscription by its identifier (a string of JSON). Pure parsing: what a command
+ * does is the connection's business.
+ */
+record ActionCableCommand(Verb verb, String identifier, Object data) {
+
+    enum Verb {
+        SUBSCRIBE,
+        UNSUBSCRIBE,
+        MESSAGE
+    }
+
+    /** What a frame was: a command, nothing to act on (a pong), or bad input with the reason. */
+    sealed interface Parsed permits Valid, Ignored, Invalid {
+    }
+
+    record Valid(ActionCableCommand command) implements Parsed {
+    }
+
+    /** A frame the protocol allows and that asks for nothing (a client's {@code pong}). */
+    record Ignored() implements Parsed {
+    }
+
+    /** Bad input; {@code problem} completes "Action Cable connection N ..." in the log. */
+    record Invalid(String problem) implements Parsed {
+    }
+
+    private static final int CLIP = 100;
+
+    static Parsed parse(String frame) {
+        JsonObject command;
+        try {
+            command = new JsonObject(frame);
+        } catch (RuntimeException e) {
+            return new Invalid("sent a frame that is not a JSON object: " + clip(frame));
+        }
+        Object verb = command.getValue("command");
+        if (!(verb instanceof String name)) {
+            return new Invalid("sent a frame without a command: " + clip(frame));
+        }
+        Object identifier = command.getValue("identifier");
+        if (!(identifier instanceof String id)) {
+            return "pong".equals(name) ? new Ignored()
+                    : new Invalid("sent command '" + clip(name) + "' whose identifier is not a string");
+        }
+        return switch (name) {
+            case "subscribe" -> new Valid(new ActionCableCommand(Verb.SUBSCRIBE, id, null));
+            case "unsubscribe" -> new Valid(new ActionCableCommand(Verb.UNSUBSCRIBE, id, null));
+            case "message" -> new Valid(new ActionCableCommand(Verb.MESSAGE, id, command.getValue("data")));
+            default -> new Invalid("sent unknown command '" + clip(name) + "'");
+        };
+    }
+
+    /** The subscription parameters an identifier names, or null when it is not a JSON object. */
+    static JsonObject params(String identifier) {
+        try {
+            return new JsonObject(identifier);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** A {@code message} command's data (a string holding a JSON object), or null when it is not one. */
+    static JsonObject messageData(Object data) {
+        if (!(data instanceof String text)) {
+            return null;
+        }
+        try {
+            return new JsonObject(text);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The action a message's data names ({@code receive} when none), or null when the name is not a string. */
+    static String action(JsonObject data) {
+        Object action = data.getValue("action");
+        return action == null || "".equals(action) ? "receive" : action instanceof String text ? text : null;
+    }
+
+    static String clip(String text) {
+        return text.length() > CLIP ? text.substring(0, CLIP) + "..." : text;
+    }
+}

@@ -1,0 +1,55 @@
+package io.quarkiverse.cable.runtime.actioncable;
+
+import java.util.List;
+
+import jakarta.inject.Singleton;
+
+import io.quarkus.vertx.http.HttpServerOptionsCustomizer;
+import io.vertx.core.http.HttpServerOptions;
+
+/**
+ * The sub-protocols of the Action Cable endpoint, in one place. The HTTP server negotiates them: it selects the first
+ * protocol the client offers among those listed here, so a client offering only an unknown version plus the
+ * {@code actioncable-unsupported} sentinel gets the sentinel and closes for good. Another protocol version is one more
+ * entry in {@link #SERVED}.
+ */
+@Singleton
+public class ActionCableProtocol implements HttpServerOptionsCustomizer {
+
+    static final String V1_JSON = "actioncable-v1-json";
+    static final String UNSUPPORTED = "actioncable-unsupported";
+
+    /** The protocols this endpoint speaks. */
+    static final List<String> SERVED = List.of(V1_JSON);
+
+    /**
+     * Whether a connection that negotiated {@code subProtocol} is served. A client that sent no
+     * {@code Sec-WebSocket-Protocol} (bench tools) is served as {@code actioncable-v1-json}.
+     */
+    static boolean serves(String subProtocol) {
+        return subProtocol == null || SERVED.contains(subProtocol);
+    }
+
+    @Override
+    public void customizeHttpServer(HttpServerOptions options) {
+        addProtocols(options);
+    }
+
+    @Override
+    public void customizeHttpsServer(HttpServerOptions options) {
+        addProtocols(options);
+    }
+
+    private static void addProtocols(HttpServerOptions options) {
+        List<String> present = options.getWebSocketSubProtocols() == null ? List.of()
+                : options.getWebSocketSubProtocols();
+        for (String protocol : SERVED) {
+            if (!present.contains(protocol)) {
+                options.addWebSocketSubProtocol(protocol);
+            }
+        }
+        if (!present.contains(UNSUPPORTED)) {
+            options.addWebSocketSubProtocol(UNSUPPORTED);
+        }
+    }
+}
