@@ -22,6 +22,7 @@ import io.quarkiverse.cable.CableRequest;
 import io.quarkiverse.cable.TurboStreams;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
@@ -57,6 +58,7 @@ public class ActionCableServer implements CableConnections, HttpServerOptionsCus
     private static final long PING_MILLIS = 3000;
 
     @Inject
+    @Internal
     CableEngine engine;
 
     @Inject

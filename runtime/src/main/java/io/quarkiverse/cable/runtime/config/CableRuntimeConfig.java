@@ -9,7 +9,8 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * Intervals, sizes and limits. Read once at startup into {@link CableSettings}; nothing reads them on a hot path.
+ * Intervals, sizes and limits: the only place their defaults are written. Validated once, by {@link CableConfigCheck},
+ * when the cable is built; each component reads what it needs into fields when it is created, never on a hot path.
  */
 @ConfigMapping(prefix = "quarkus.cable")
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)

@@ -113,10 +113,6 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         return "SELECT MIN(created_at) FROM cable_messages";
     }
 
-    public String countExpired() {
-        return "SELECT COUNT(*) FROM cable_messages WHERE created_at < ?";
-    }
-
     /** Expired rows counted up to a cap: a range scan of the created_at index that stops at the cap. */
     public String countExpiredUpTo() {
         return "SELECT COUNT(*) FROM (SELECT id FROM cable_messages WHERE created_at < ? LIMIT ?) expired";

@@ -1,16 +1,24 @@
-package io.quarkiverse.cable.runtime;
+package io.quarkiverse.cable.runtime.database;
 
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
 import io.quarkiverse.cable.CableException;
-import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.Transport;
+import io.quarkiverse.cable.runtime.Worker;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.poller.Poller;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
+import io.quarkiverse.cable.runtime.store.PolledMessage;
 import io.quarkiverse.cable.runtime.store.SchemaCreator;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
@@ -31,20 +39,21 @@ public final class DatabaseTransport implements Transport {
     private final Supplier<DataSource> dataSource;
     private final SqlDialect dialect;
     private final SubscriberMap subscribers;
-    private final CableSettings settings;
+    private final CableRuntimeConfig config;
     private final CableStats stats;
     private MessageStore store;
     private BatchWriter writer;
     private Poller poller;
     private Trimmer trimmer;
+    private volatile boolean trackHorizon;
 
     public DatabaseTransport(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
-            SubscriberMap subscribers, CableSettings settings, CableStats stats) {
+            SubscriberMap subscribers, CableRuntimeConfig config, CableStats stats) {
         this.datasourceName = datasourceName;
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.subscribers = subscribers;
-        this.settings = settings;
+        this.config = config;
         this.stats = stats;
     }
 
@@ -57,25 +66,29 @@ public final class DatabaseTransport implements Transport {
     public void start() {
         DataSource source = dataSource.get();
         store = new MessageStore(source, dialect);
-        poller = new Poller(store, subscribers, settings, stats);
-        trimmer = new Trimmer(store, settings, stats);
-        writer = new BatchWriter(store, settings, stats, rows -> {
+        poller = new Poller(store, subscribers, config, stats);
+        trimmer = new Trimmer(store, config, stats);
+        writer = new BatchWriter(store, config, stats, rows -> {
             poller.wake();
             trimmer.afterWrite(rows);
         });
+        if (trackHorizon) {
+            poller.trackHorizon();
+        }
+        boolean createSchema = config.schema().create();
         try {
-            if (settings.createSchema()) {
+            if (createSchema) {
                 SchemaCreator.createIfMissing(source, dialect);
             }
-            poller.start("cable-poller-" + threadSuffix());
+            poller.start(threadSuffix());
         } catch (SQLException e) {
             throw new IllegalStateException("Quarkus Cable could not start on datasource " + datasourceName + ": "
-                    + e.getMessage() + (settings.createSchema() ? ""
+                    + e.getMessage() + (createSchema ? ""
                             : " (quarkus.cable.schema.create is false: are the cable tables created?)"),
                     e);
         }
-        writer.start("cable-writer-" + threadSuffix());
-        trimmer.start("cable-trimmer-" + threadSuffix());
+        writer.start(threadSuffix());
+        trimmer.start(threadSuffix());
     }
 
     @Override
@@ -101,28 +114,55 @@ public final class DatabaseTransport implements Transport {
         subscribers.endAll(new CableException.Stopped());
     }
 
+    @Override
+    public Optional<String> datasource() {
+        return Optional.of(datasourceName);
+    }
+
+    @Override
+    public List<Worker> workers() {
+        return writer == null ? List.of() : List.of(poller.worker(), writer.worker(), trimmer.worker());
+    }
+
+    @Override
+    public Optional<Progress> progress() {
+        if (writer == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new Progress(poller.cursor(), poller.horizon(), poller.lastSuccessNanos(),
+                writer.queueDepth(), writer.oldestQueuedAtNanos()));
+    }
+
+    @Override
+    public void trackHorizon() {
+        trackHorizon = true;
+        if (poller != null) {
+            poller.trackHorizon();
+        }
+    }
+
+    @Override
+    public Optional<StoredCounts> count(Instant cutoff, long cap) throws SQLException {
+        if (store == null) {
+            return Optional.empty();
+        }
+        try (Connection connection = store.connection()) {
+            return Optional.of(new StoredCounts(store.newestId(connection), store.countExpired(connection, cutoff, cap)));
+        }
+    }
+
+    @Override
+    public List<PolledMessage> recent(int limit) throws SQLException {
+        if (store == null) {
+            return List.of();
+        }
+        try (Connection connection = store.connection()) {
+            return store.recent(connection, limit);
+        }
+    }
+
     /** Thread names carry the datasource name; the default datasource's internal name is "{@code <default>}". */
     private String threadSuffix() {
         return DataSourceUtil.isDefault(datasourceName) ? "default" : datasourceName;
-    }
-
-    public String datasourceName() {
-        return datasourceName;
-    }
-
-    public MessageStore store() {
-        return store;
-    }
-
-    public BatchWriter writer() {
-        return writer;
-    }
-
-    public Poller poller() {
-        return poller;
-    }
-
-    public Trimmer trimmer() {
-        return trimmer;
     }
 }
