@@ -234,8 +234,10 @@ abstract class Backend {
      * and the diagnostic {@code bench.batchSize}, {@code bench.batchDelayMs}, {@code bench.autotrim}.
      */
     static CableRuntimeConfig config() {
+        // Fresh databases, and no Quarkus launch mode to pick the schema strategy from: the cable creates its tables.
         SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder().addDiscoveredConverters()
-                .withMapping(CableRuntimeConfig.class);
+                .withMapping(CableRuntimeConfig.class)
+                .withDefaultValue("quarkus.cable.schema.strategy", "update");
         Map.of("bench.queueCapacity", "quarkus.cable.writer.queue-capacity",
                 "bench.batchSize", "quarkus.cable.writer.batch-size",
                 "bench.autotrim", "quarkus.cable.autotrim").forEach((knob, property) -> {

@@ -1,7 +1,9 @@
 package io.quarkiverse.cable.runtime.config;
 
 import java.time.Duration;
+import java.util.Optional;
 
+import io.quarkus.runtime.annotations.ConfigDocDefault;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.quarkus.runtime.configuration.MemorySize;
@@ -141,7 +143,7 @@ public interface CableRuntimeConfig {
          * The key that signs Turbo stream names (HMAC-SHA256). Required when the application uses `TurboStreams`;
          * without it, `Turbo::StreamsChannel` subscriptions are rejected. Keep it secret and the same on every node.
          */
-        java.util.Optional<String> signingKey();
+        Optional<String> signingKey();
     }
 
     interface Health {
@@ -212,10 +214,12 @@ public interface CableRuntimeConfig {
 
     interface Schema {
         /**
-         * Whether the cable tables are created at startup when missing. Turn it off when Flyway or Liquibase own
-         * the schema; the SQL is in the documentation.
+         * What the cable does with its tables at startup. `update` creates missing tables and adds the columns and
+         * indexes a newer version of the cable needs (never dropping or changing anything; needs DDL privileges).
+         * `validate` checks that they all exist and otherwise fails startup, printing the statements to run. `none`
+         * touches nothing: Flyway or Liquibase own the schema (the SQL is in the documentation).
          */
-        @WithDefault("true")
-        boolean create();
+        @ConfigDocDefault("update in dev and test mode, validate in production")
+        Optional<SchemaStrategy> strategy();
     }
 }

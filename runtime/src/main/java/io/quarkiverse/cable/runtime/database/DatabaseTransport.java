@@ -15,17 +15,19 @@ import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.Transport;
 import io.quarkiverse.cable.runtime.Worker;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.config.SchemaStrategy;
 import io.quarkiverse.cable.runtime.poller.Poller;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 import io.quarkiverse.cable.runtime.store.PolledMessage;
-import io.quarkiverse.cable.runtime.store.SchemaCreator;
+import io.quarkiverse.cable.runtime.store.SchemaManager;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
 import io.quarkiverse.cable.runtime.trim.Trimmer;
 import io.quarkiverse.cable.runtime.writer.BatchWriter;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
+import io.quarkus.runtime.LaunchMode;
 
 /**
  * The {@code database} adapter: broadcasts go through the writer into the messages table; the poller reads them back
@@ -75,16 +77,17 @@ public final class DatabaseTransport implements Transport {
         if (trackHorizon) {
             poller.trackHorizon();
         }
-        boolean createSchema = config.schema().create();
+        SchemaStrategy strategy = config.schema().strategy().orElseGet(() -> SchemaStrategy.defaultFor(LaunchMode.current()));
         try {
-            if (createSchema) {
-                SchemaCreator.createIfMissing(source, dialect);
+            try (Connection connection = source.getConnection()) {
+                new SchemaManager(dialect).apply(connection, strategy, threadSuffix());
             }
             poller.start(threadSuffix());
         } catch (SQLException e) {
             throw new IllegalStateException("Quarkus Cable could not start on datasource " + datasourceName + ": "
-                    + e.getMessage() + (createSchema ? ""
-                            : " (quarkus.cable.schema.create is false: are the cable tables created?)"),
+                    + e.getMessage() + (strategy == SchemaStrategy.NONE
+                            ? " (quarkus.cable.schema.strategy is none: are the cable tables created?)"
+                            : ""),
                     e);
         }
         writer.start(threadSuffix());

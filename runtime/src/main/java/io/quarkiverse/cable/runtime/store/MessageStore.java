@@ -34,10 +34,6 @@ public final class MessageStore {
         return dataSource.getConnection();
     }
 
-    public SqlDialect dialect() {
-        return sql;
-    }
-
     /** The id of the newest committed message (0 when none was ever written). Never blocks on writers. */
     public long newestId(Connection connection) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql.newestId());

@@ -48,6 +48,16 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
 
     // Shared statements. The shard row is both the id allocator and the writers' lock.
 
+    /** Schema update: a column the script defines that an existing table lacks ({@code definition} from the script). */
+    public String addColumn(String table, String definition) {
+        return "ALTER TABLE " + table + " ADD COLUMN " + definition;
+    }
+
+    /** Schema update: an index the script defines that an existing table lacks. */
+    public String createIndex(String name, String table, String columns) {
+        return "CREATE INDEX " + name + " ON " + table + " " + columns;
+    }
+
     public String lockShard() {
         return "SELECT last_id FROM cable_shards WHERE shard = 0 FOR UPDATE";
     }
