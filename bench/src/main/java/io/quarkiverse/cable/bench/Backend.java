@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -17,13 +18,10 @@ import io.agroal.api.security.NamePrincipal;
 import io.agroal.api.security.SimplePassword;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.DatabaseTransport;
-import io.quarkiverse.cable.runtime.Transport;
-import io.quarkiverse.cable.runtime.config.CableSettings;
-import io.quarkiverse.cable.runtime.memory.MemoryTransport;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
-import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
+import io.smallrye.config.SmallRyeConfigBuilder;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 
@@ -94,18 +92,14 @@ abstract class Backend {
 
         @Override
         void start() throws Exception {
-            CableSettings settings = settings();
-            SubscriberMap subscribers = new SubscriberMap();
-            CableStats stats = new CableStats();
-            Transport transport;
+            CableRuntimeConfig config = config();
             if (dbKind == null) {
-                transport = new MemoryTransport(subscribers, stats);
+                engine = CableEngine.memory(config);
             } else {
                 dataSource = dataSource(dbKind);
-                transport = new DatabaseTransport(DataSourceUtil.DEFAULT_DATASOURCE_NAME, () -> dataSource,
-                        SqlDialect.forDbKind(dbKind), subscribers, settings, stats);
+                engine = CableEngine.database(DataSourceUtil.DEFAULT_DATASOURCE_NAME, () -> dataSource,
+                        SqlDialect.forDbKind(dbKind), config);
             }
-            engine = new CableEngine(transport, subscribers, settings, stats);
             engine.start();
         }
 
@@ -236,18 +230,27 @@ abstract class Backend {
     }
 
     /**
-     * {@link CableSettings#defaults()} with the queue capacity of {@code bench.queueCapacity}, plus diagnostic knobs
-     * that are off by default: {@code bench.batchSize}, {@code bench.batchDelayMs}, {@code bench.autotrim}.
+     * The cable's configuration mapping with its defaults, plus the bench's knobs when set: {@code bench.queueCapacity}
+     * and the diagnostic {@code bench.batchSize}, {@code bench.batchDelayMs}, {@code bench.autotrim}.
      */
-    static CableSettings settings() {
-        CableSettings d = CableSettings.defaults()
-                .withWriterQueueCapacity(Integer.parseInt(prop("bench.queueCapacity", "10000")));
-        return new CableSettings(d.pollingInterval(), d.pollBatchSize(), d.maxPayloadSize(), d.maxChannelLength(),
-                d.subscriberBuffer(), Integer.parseInt(prop("bench.batchSize", Integer.toString(d.writerBatchSize()))),
-                Duration.ofMillis(Long.parseLong(prop("bench.batchDelayMs", Long.toString(d.writerBatchDelay().toMillis())))),
-                d.writerQueueCapacity(), d.writerRetryTimeout(),
-                Boolean.parseBoolean(prop("bench.autotrim", Boolean.toString(d.autotrim()))), d.trimBatchSize(),
-                d.messageRetention(), d.createSchema());
+    static CableRuntimeConfig config() {
+        // Fresh databases, and no Quarkus launch mode to pick the schema strategy from: the cable creates its tables.
+        SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder().addDiscoveredConverters()
+                .withMapping(CableRuntimeConfig.class)
+                .withDefaultValue("quarkus.cable.schema.strategy", "update");
+        Map.of("bench.queueCapacity", "quarkus.cable.writer.queue-capacity",
+                "bench.batchSize", "quarkus.cable.writer.batch-size",
+                "bench.autotrim", "quarkus.cable.autotrim").forEach((knob, property) -> {
+                    String value = prop(knob, null);
+                    if (value != null) {
+                        builder.withDefaultValue(property, value);
+                    }
+                });
+        String delay = prop("bench.batchDelayMs", null);
+        if (delay != null) {
+            builder.withDefaultValue("quarkus.cable.writer.batch-delay", delay + "ms");
+        }
+        return builder.build().getConfigMapping(CableRuntimeConfig.class);
     }
 
     /** An Agroal pool opened directly (as Quarkus does, without the Quarkus wiring). */

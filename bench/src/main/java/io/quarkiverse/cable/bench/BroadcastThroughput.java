@@ -112,8 +112,8 @@ public class BroadcastThroughput {
         tally = new Backend.Tally();
         CableStats stats = target.stats();
         if (stats != null) {
-            committedBefore = stats.committed.sum();
-            batchesBefore = stats.batches.sum();
+            committedBefore = stats.committed();
+            batchesBefore = stats.batches();
             failuresBefore = failureSum(stats);
         }
     }
@@ -140,8 +140,8 @@ public class BroadcastThroughput {
     @TearDown(Level.Iteration)
     public void endIteration(IterationParams iteration) throws IOException {
         CableStats stats = target.stats();
-        long committed = stats == null ? -1 : stats.committed.sum() - committedBefore;
-        long batches = stats == null ? -1 : stats.batches.sum() - batchesBefore;
+        long committed = stats == null ? -1 : stats.committed() - committedBefore;
+        long batches = stats == null ? -1 : stats.batches() - batchesBefore;
         long cableFailures = stats == null ? -1 : failureSum(stats) - failuresBefore;
         Throwable first = tally.firstFailure.get();
         String line = String.join("\t", backend, Integer.toString(threads), Integer.toString(broadcasts),

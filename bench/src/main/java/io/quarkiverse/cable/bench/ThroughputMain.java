@@ -199,15 +199,15 @@ public final class ThroughputMain {
         md.append("\n").append(anomalies.isEmpty() ? "No failures: every broadcast of every measured operation completed."
                 : "**Anomalies:**\n\n- " + String.join("\n- ", anomalies)).append("\n\n");
         md.append("Avg batch = `CableStats.committed / CableStats.batches` over the measured operations (broadcasts per")
-                .append(" writer transaction; the writer's batch size limit is ").append(Backend.settings().writerBatchSize())
+                .append(" writer transaction; the writer's batch size limit is ").append(Backend.config().writer().batchSize())
                 .append("); ms/batch = measured time / batches,")
                 .append(" i.e. the cost of one writer transaction while the single writer thread is saturated.\n\n");
         md.append("## Setup\n\n");
         md.append(
-                "- Cable: `CableEngine` built directly from the runtime classes (no Quarkus boot), `CableSettings.defaults()`")
-                .append(" (batch delay 0, queue capacity ").append(Backend.settings().writerQueueCapacity())
-                .append(", autotrim ").append(Backend.settings().autotrim())
-                .append(", writer batch size ").append(Backend.settings().writerBatchSize())
+                "- Cable: `CableEngine` built directly from the runtime classes (no Quarkus boot), the configuration defaults")
+                .append(" (batch delay 0, queue capacity ").append(Backend.config().writer().queueCapacity())
+                .append(", autotrim ").append(Backend.config().autotrim())
+                .append(", writer batch size ").append(Backend.config().writer().batchSize())
                 .append("), Agroal pool (2..8 connections) per database, schema created by the engine; `cable_messages`")
                 .append(" and `cable_channels` emptied with DELETE before every operation (not timed). No subscribers.")
                 .append(" Log level INFO (as in a Quarkus application).\n");

@@ -11,6 +11,7 @@ import io.quarkiverse.cable.entity.CableChannelEntity;
 import io.quarkiverse.cable.entity.CableMessageEntity;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableRecorder;
+import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.config.CableBuildTimeConfig;
 import io.quarkiverse.cable.runtime.config.CableBuildTimeConfig.Adapter;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
@@ -103,21 +104,40 @@ class CableProcessor {
         }
     }
 
+    /** The runtime jar is not a bean archive: its qualifier joins the index so ArC recognises it. */
+    @BuildStep
+    AdditionalIndexedClassesBuildItem internalQualifier() {
+        return new AdditionalIndexedClassesBuildItem(Internal.class.getName());
+    }
+
+    /**
+     * One engine, two beans: {@link Cable} for the application, and the engine itself under the {@link Internal}
+     * qualifier for the extension's own classes, so an application cannot inject the engine by accident.
+     */
     @BuildStep
     @Record(ExecutionTime.RUNTIME_INIT)
-    SyntheticBeanBuildItem cableBean(CableRecorder recorder, CableAdapterBuildItem adapter,
-            BuildProducer<CableEngineBuildItem> engines) {
+    void cableBeans(CableRecorder recorder, CableAdapterBuildItem adapter, BuildProducer<CableEngineBuildItem> engines,
+            BuildProducer<SyntheticBeanBuildItem> beans) {
         var engine = adapter.isDatabase()
                 ? recorder.createDatabaseCable(adapter.datasourceName(), adapter.dbKind())
                 : recorder.createMemoryCable();
         engines.produce(new CableEngineBuildItem(engine));
-        return SyntheticBeanBuildItem.configure(CableEngine.class)
-                .types(Cable.class, CableEngine.class)
+        // Configured by the interface: a bean configured by its class would also have the class among its types.
+        beans.produce(SyntheticBeanBuildItem.configure(Cable.class)
+                .types(Cable.class)
                 .scope(Singleton.class)
                 .unremovable()
                 .setRuntimeInit()
                 .runtimeValue(engine)
-                .done();
+                .done());
+        beans.produce(SyntheticBeanBuildItem.configure(CableEngine.class)
+                .types(CableEngine.class)
+                .addQualifier(Internal.class)
+                .scope(Singleton.class)
+                .unremovable()
+                .setRuntimeInit()
+                .runtimeValue(engine)
+                .done());
     }
 
     /**

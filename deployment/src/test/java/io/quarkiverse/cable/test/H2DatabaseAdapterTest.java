@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,8 @@ import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.entity.CableChannelEntity;
 import io.quarkiverse.cable.entity.CableMessageEntity;
 import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.DatabaseTransport;
+import io.quarkiverse.cable.runtime.Internal;
+import io.quarkiverse.cable.runtime.Worker;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -34,16 +36,19 @@ class H2DatabaseAdapterTest {
     Cable cable;
 
     @Inject
+    @Internal
     CableEngine engine;
+
+    @Inject
+    Instance<CableEngine> unqualifiedEngine;
 
     @Test
     void databaseAdapterWithNamedVirtualThreads() throws Exception {
         assertThat(cable.adapter()).isEqualTo("database");
-        DatabaseTransport transport = (DatabaseTransport) engine.transport();
-        assertThat(transport.writer().thread().getName()).isEqualTo("cable-writer-default");
-        assertThat(transport.writer().thread().isVirtual()).isTrue();
-        assertThat(transport.poller().thread().getName()).isEqualTo("cable-poller-default");
-        assertThat(transport.poller().thread().isVirtual()).isTrue();
+        assertThat(engine.transport().workers()).extracting(Worker::thread).extracting(Thread::getName)
+                .contains("cable-writer-default", "cable-poller-default");
+        assertThat(engine.transport().workers()).extracting(Worker::thread).allMatch(Thread::isVirtual);
+        assertThat(unqualifiedEngine.isUnsatisfied()).as("the engine is internal: applications inject Cable").isTrue();
 
         Received received = new Received();
         try (Subscription subscription = cable.subscribe("chat:1", received)) {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.DatabaseTransport;
+import io.quarkiverse.cable.runtime.Internal;
+import io.quarkiverse.cable.runtime.Worker;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -35,6 +36,7 @@ class ConnectionFailureTest {
     Cable cable;
 
     @Inject
+    @Internal
     CableEngine engine;
 
     @ConfigProperty(name = "quarkus.datasource.db-kind")
@@ -71,9 +73,8 @@ class ConnectionFailureTest {
                 expected.add("m" + i);
             }
             assertThat(collector.texts()).containsExactlyElementsOf(expected);
-            DatabaseTransport transport = (DatabaseTransport) engine.transport();
-            assertThat(transport.poller().isAlive()).isTrue();
-            assertThat(transport.writer().isAlive()).isTrue();
+            assertThat(engine.transport().workers()).as("writer, poller and trimmer survived").hasSize(3)
+                    .allMatch(Worker::isAlive);
         }
     }
 

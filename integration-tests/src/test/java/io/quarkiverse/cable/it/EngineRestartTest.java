@@ -22,11 +22,9 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.DatabaseTransport;
-import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.Worker;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
-import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -43,20 +41,19 @@ class EngineRestartTest {
     @Inject
     AgroalDataSource dataSource;
 
+    @Inject
+    CableRuntimeConfig config;
+
     @ConfigProperty(name = "quarkus.datasource.db-kind")
     String dbKind;
 
     @Test
     void noThreadOrSubscriptionOutlivesItsEngine() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
-            CableSettings settings = CableSettings.defaults();
-            SubscriberMap subscribers = new SubscriberMap();
-            CableStats stats = new CableStats();
-            DatabaseTransport transport = new DatabaseTransport(NAME, () -> dataSource, SqlDialect.forDbKind(dbKind),
-                    subscribers, settings, stats);
-            CableEngine engine = new CableEngine(transport, subscribers, settings, stats);
+            CableEngine engine = CableEngine.database(NAME, () -> dataSource, SqlDialect.forDbKind(dbKind), config);
             engine.start();
-            List<Thread> workers = List.of(transport.writer().thread(), transport.poller().thread());
+            List<Thread> workers = engine.transport().workers().stream().map(Worker::thread).toList();
+            assertThat(workers).as("round %d: writer, poller and trimmer", round).hasSize(3);
             assertThat(threadsNamed(NAME)).as("round %d: writer, poller and trimmer", round).hasSize(3);
             String channel = Channels.unique("restart");
             Collector collector = new Collector();
@@ -69,9 +66,8 @@ class EngineRestartTest {
             for (Thread worker : workers) {
                 assertThat(worker.isAlive()).as("round %d: %s ended", round, worker.getName()).isFalse();
             }
-            assertThat(transport.trimmer().isAlive()).isFalse();
             assertThat(subscription.closed().toCompletableFuture()).isCompletedExceptionally();
-            assertThat(subscribers.channelCount()).isZero();
+            assertThat(engine.subscribers().channelCount()).isZero();
         }
         assertThat(threadsNamed(NAME)).as("no thread of a stopped engine remains").isEmpty();
     }

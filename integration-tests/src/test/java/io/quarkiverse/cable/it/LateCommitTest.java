@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -21,11 +22,10 @@ import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.ChannelHash;
-import io.quarkiverse.cable.runtime.DatabaseTransport;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
+import io.quarkiverse.cable.runtime.store.SqlDialect;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -41,9 +41,6 @@ class LateCommitTest {
     Cable cable;
 
     @Inject
-    CableEngine engine;
-
-    @Inject
     AgroalDataSource dataSource;
 
     @ConfigProperty(name = "quarkus.datasource.db-kind")
@@ -53,7 +50,7 @@ class LateCommitTest {
     void lateCommittingBroadcastIsDeliveredExactlyOnce() throws Exception {
         String channel = Channels.unique("late");
         Collector collector = new Collector();
-        MessageStore store = ((DatabaseTransport) engine.transport()).store();
+        MessageStore store = new MessageStore(dataSource, SqlDialect.forDbKind(dbKind));
         try (Subscription subscription = cable.subscribe(channel, collector);
                 Connection held = dataSource.getConnection()) {
             subscription.confirmed().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -61,7 +58,9 @@ class LateCommitTest {
             held.setAutoCommit(false);
             OutgoingMessage early = new OutgoingMessage(channel, ChannelHash.of(channel), "early".getBytes(), false,
                     System.nanoTime(), new CompletableFuture<>());
-            long earlyId = store.write(held, List.of(early), Instant.now());
+            // Written as the writer writes (with a receipt), by a writer id of the test's own.
+            long earlyId = store.writeWithReceipt(held, List.of(early), Instant.now(), UUID.randomUUID().toString(), 1,
+                    false);
 
             CompletableFuture<Void> late = cable.broadcast(channel, "late").toCompletableFuture();
             awaitWriterBlockedOnLock();

@@ -10,7 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -26,10 +25,7 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.DatabaseTransport;
-import io.quarkiverse.cable.runtime.config.CableSettings;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
-import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -51,8 +47,8 @@ class LostCommitAcknowledgementTest {
     @Test
     void aRetriedBatchWhoseCommitSucceededIsNotStoredAgain() throws Exception {
         Faults faults = new Faults();
-        CableStats stats = new CableStats();
-        CableEngine node = node(faults, CableSettings.defaults(), stats);
+        CableEngine node = node(faults);
+        CableStats stats = node.stats();
         node.start();
         String channel = Channels.unique("lost-ack");
         Collector collector = new Collector();
@@ -77,8 +73,7 @@ class LostCommitAcknowledgementTest {
     @Test
     void aCommitCutOffWhileTheDatabaseStaysAwayFailsWithCommitUnknownAndIsDeliveredOnce() throws Exception {
         Faults faults = new Faults();
-        CableEngine node = node(faults, CableSettings.defaults().withWriterRetryTimeout(Duration.ofMillis(300)),
-                new CableStats());
+        CableEngine node = node(faults, "quarkus.cable.writer.retry-timeout", "300ms");
         node.start();
         String channel = Channels.unique("commit-unknown");
         Collector collector = new Collector();
@@ -106,8 +101,7 @@ class LostCommitAcknowledgementTest {
     @Test
     void aBatchCutOffBeforeItsCommitFailsWithStorageFailedAndIsDeliveredToNobody() throws Exception {
         Faults faults = new Faults();
-        CableEngine node = node(faults, CableSettings.defaults().withWriterRetryTimeout(Duration.ofMillis(300)),
-                new CableStats());
+        CableEngine node = node(faults, "quarkus.cable.writer.retry-timeout", "300ms");
         node.start();
         String channel = Channels.unique("storage-failed");
         Collector collector = new Collector();
@@ -131,11 +125,9 @@ class LostCommitAcknowledgementTest {
     }
 
     /** A second cable node on the test's datasource, seen through {@code faults}. */
-    private CableEngine node(Faults faults, CableSettings settings, CableStats stats) {
+    private CableEngine node(Faults faults, String... config) {
         DataSource flaky = faults.wrap(dataSource);
-        SubscriberMap subscribers = new SubscriberMap();
-        return new CableEngine(new DatabaseTransport("faults", () -> flaky, SqlDialect.forDbKind(dbKind), subscribers,
-                settings, stats), subscribers, settings, stats);
+        return CableEngine.database("faults", () -> flaky, SqlDialect.forDbKind(dbKind), CableConfigs.with(config));
     }
 
     private long rowsOf(String channel) throws SQLException {

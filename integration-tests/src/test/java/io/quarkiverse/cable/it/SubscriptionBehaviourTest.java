@@ -20,6 +20,7 @@ import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.Internal;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** The behaviours of Solid Cable's adapter suite, on the database adapter. */
@@ -30,6 +31,7 @@ class SubscriptionBehaviourTest {
     Cable cable;
 
     @Inject
+    @Internal
     CableEngine engine;
 
     @Test

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.Internal;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -63,6 +64,7 @@ class ThousandClientsTest {
     Cable cable;
 
     @Inject
+    @Internal
     CableEngine engine;
 
     @ConfigProperty(name = "quarkus.datasource.db-kind")

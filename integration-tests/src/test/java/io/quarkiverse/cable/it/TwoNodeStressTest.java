@@ -23,11 +23,8 @@ import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.DatabaseTransport;
-import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
-import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -49,16 +46,15 @@ class TwoNodeStressTest {
     @Inject
     AgroalDataSource dataSource;
 
+    @Inject
+    CableRuntimeConfig config;
+
     @ConfigProperty(name = "quarkus.datasource.db-kind")
     String dbKind;
 
     @Test
     void everyMessageExactlyOnceInOrderAcrossNodes() throws Exception {
-        CableSettings settings = CableSettings.defaults();
-        SubscriberMap subscribers = new SubscriberMap();
-        CableStats stats = new CableStats();
-        CableEngine nodeTwo = new CableEngine(new DatabaseTransport("node-two", () -> dataSource,
-                SqlDialect.forDbKind(dbKind), subscribers, settings, stats), subscribers, settings, stats);
+        CableEngine nodeTwo = CableEngine.database("node-two", () -> dataSource, SqlDialect.forDbKind(dbKind), config);
         nodeTwo.start();
         String prefix = Channels.unique("stress");
         List<String> channels = new ArrayList<>();

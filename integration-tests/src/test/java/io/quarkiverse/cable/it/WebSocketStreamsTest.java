@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.Internal;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
@@ -34,6 +35,7 @@ class WebSocketStreamsTest {
     Cable cable;
 
     @Inject
+    @Internal
     CableEngine engine;
 
     @Test

@@ -3,6 +3,10 @@ package io.quarkiverse.cable.runtime;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
@@ -10,33 +14,57 @@ import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.config.CableConfigCheck;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.database.DatabaseTransport;
 import io.quarkiverse.cable.runtime.delivery.Delivery;
 import io.quarkiverse.cable.runtime.delivery.OrderedMailbox;
+import io.quarkiverse.cable.runtime.memory.MemoryTransport;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
+import io.quarkiverse.cable.runtime.store.SqlDialect;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
 
 /**
- * The {@link Cable} bean: validates broadcasts and subscriptions, hands them to the transport, and makes sure no
- * failure goes unnoticed even when the caller ignores the returned stage.
+ * The {@link Cable} behind the bean: validates broadcasts and subscriptions, hands them to the transport, and makes
+ * sure no failure goes unnoticed even when the caller ignores the returned stage.
+ * <p>
+ * Internal: applications inject {@link Cable}. The factory methods are the one place a cable is assembled (the
+ * recorder, benchmarks and tests of a second node all use them), and the one place its configuration is validated.
  */
 public final class CableEngine implements Cable {
 
     private static final Logger LOG = Logger.getLogger("io.quarkiverse.cable");
 
     private final Transport transport;
-    private final SubscriberMap subscribers;
-    private final CableSettings settings;
-    private final CableStats stats;
-    private final FailureLog failures;
+    private final SubscriberMap subscribers = new SubscriberMap();
+    private final CableStats stats = new CableStats();
+    private final FailureLog failures = new FailureLog(LOG, stats);
+    private final int maxChannelLength;
+    private final long maxPayloadSize;
+    private final int subscriberBuffer;
 
-    public CableEngine(Transport transport, SubscriberMap subscribers, CableSettings settings, CableStats stats) {
-        this.transport = transport;
-        this.subscribers = subscribers;
-        this.settings = settings;
-        this.stats = stats;
-        this.failures = new FailureLog(LOG, stats);
+    private CableEngine(CableRuntimeConfig config, BiFunction<SubscriberMap, CableStats, Transport> transport) {
+        CableConfigCheck.validate(config);
+        this.maxChannelLength = config.maxChannelLength();
+        this.maxPayloadSize = config.maxPayloadSize().asLongValue();
+        this.subscriberBuffer = config.subscriberBuffer();
+        this.transport = transport.apply(subscribers, stats);
+    }
+
+    /**
+     * A cable on the {@code database} adapter. The datasource is resolved at {@link #start()}, when the application's
+     * datasources exist.
+     */
+    public static CableEngine database(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
+            CableRuntimeConfig config) {
+        return new CableEngine(config, (subscribers, stats) -> new DatabaseTransport(datasourceName, dataSource,
+                dialect, subscribers, config, stats));
+    }
+
+    /** A cable on the {@code memory} adapter: this process only. */
+    public static CableEngine memory(CableRuntimeConfig config) {
+        return new CableEngine(config, MemoryTransport::new);
     }
 
     @Override
@@ -60,7 +88,7 @@ public final class CableEngine implements Cable {
         if (listener == null) {
             throw new CableException.InvalidMessage("Cable subscription listener must not be null");
         }
-        return subscribe(channel, new OrderedMailbox(listener, settings.subscriberBuffer(),
+        return subscribe(channel, new OrderedMailbox(listener, subscriberBuffer,
                 (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
                         + message.channel() + "' failed for message " + message.id(), failure)));
     }
@@ -90,9 +118,9 @@ public final class CableEngine implements Cable {
         if (channel == null || channel.isEmpty()) {
             return "Cable channel name must not be null or empty";
         }
-        if (channel.length() > settings.maxChannelLength()) {
+        if (channel.length() > maxChannelLength) {
             return "Cable channel name is " + channel.length() + " characters, over quarkus.cable.max-channel-length ("
-                    + settings.maxChannelLength() + ")";
+                    + maxChannelLength + ")";
         }
         return null;
     }
@@ -132,12 +160,12 @@ public final class CableEngine implements Cable {
         if (problem != null) {
             return rejected(new CableException.InvalidMessage(problem));
         }
-        if (payload.length > settings.maxPayloadSize()) {
+        if (payload.length > maxPayloadSize) {
             return rejected(new CableException.InvalidMessage("Cable broadcast payload on '" + channel + "' is "
-                    + payload.length + " bytes, over quarkus.cable.max-payload-size (" + settings.maxPayloadSize()
+                    + payload.length + " bytes, over quarkus.cable.max-payload-size (" + maxPayloadSize
                     + " bytes)"));
         }
-        stats.broadcasts.increment();
+        stats.broadcastAccepted();
         CompletableFuture<Void> result = transport.send(new OutgoingMessage(channel, ChannelHash.of(channel), payload,
                 binary, System.nanoTime(), new CompletableFuture<>()));
         result.whenComplete((ignored, failure) -> {

@@ -3,10 +3,7 @@ package io.quarkiverse.cable.runtime;
 import javax.sql.DataSource;
 
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.config.CableSettings;
-import io.quarkiverse.cable.runtime.memory.MemoryTransport;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
-import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
 import io.quarkus.agroal.runtime.AgroalDataSourceUtil;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.ShutdownContext;
@@ -25,21 +22,14 @@ public class CableRecorder {
         this.config = config;
     }
 
-    /** The configuration is read and validated here, once; an invalid value fails startup naming its property. */
+    /** The configuration is validated here, once; an invalid value fails startup naming its property. */
     public RuntimeValue<CableEngine> createDatabaseCable(String datasourceName, String dbKind) {
-        CableSettings settings = CableSettings.from(config.getValue());
-        SubscriberMap subscribers = new SubscriberMap();
-        CableStats stats = new CableStats();
-        DatabaseTransport transport = new DatabaseTransport(datasourceName, () -> dataSource(datasourceName),
-                SqlDialect.forDbKind(dbKind), subscribers, settings, stats);
-        return new RuntimeValue<>(new CableEngine(transport, subscribers, settings, stats));
+        return new RuntimeValue<>(CableEngine.database(datasourceName, () -> dataSource(datasourceName),
+                SqlDialect.forDbKind(dbKind), config.getValue()));
     }
 
     public RuntimeValue<CableEngine> createMemoryCable() {
-        CableSettings settings = CableSettings.from(config.getValue());
-        SubscriberMap subscribers = new SubscriberMap();
-        CableStats stats = new CableStats();
-        return new RuntimeValue<>(new CableEngine(new MemoryTransport(subscribers, stats), subscribers, settings, stats));
+        return new RuntimeValue<>(CableEngine.memory(config.getValue()));
     }
 
     public void start(RuntimeValue<CableEngine> cable, ShutdownContext shutdown) {

@@ -5,7 +5,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counters of one cable, updated on the data path without locks. Health checks and metrics read them.
+ * Counters of one cable, updated on the data path without locks. Health checks and metrics read them; only the data
+ * path's components record into them, through the methods below.
  */
 public final class CableStats {
 
@@ -21,15 +22,6 @@ public final class CableStats {
         SLOW_CONSUMER,
         LISTENER
     }
-
-    public final LongAdder broadcasts = new LongAdder();
-    public final LongAdder committed = new LongAdder();
-    public final LongAdder batches = new LongAdder();
-    public final LongAdder polls = new LongAdder();
-    public final LongAdder rowsPolled = new LongAdder();
-    public final LongAdder deliveries = new LongAdder();
-    public final LongAdder rowsTrimmed = new LongAdder();
-    private final Map<Failure, LongAdder> failures = new EnumMap<>(Failure.class);
 
     /**
      * Receives timings from the data path. The Micrometer binding installs one when Micrometer is present; the
@@ -52,12 +44,16 @@ public final class CableStats {
         }
     }
 
-    /** Where timings go; replaced at startup by the metrics binding. */
-    public volatile Observer observer = Observer.NONE;
-    /** The largest write-to-hand-off lag of the rows of the last poll, in milliseconds; 0 after an empty poll. */
-    public volatile long lastPollLagMillis;
-    /** How long the last poll that ran a query took, in nanoseconds. */
-    public volatile long lastPollDurationNanos;
+    private final LongAdder broadcasts = new LongAdder();
+    private final LongAdder committed = new LongAdder();
+    private final LongAdder batches = new LongAdder();
+    private final LongAdder polls = new LongAdder();
+    private final LongAdder deliveries = new LongAdder();
+    private final LongAdder rowsTrimmed = new LongAdder();
+    private final Map<Failure, LongAdder> failures = new EnumMap<>(Failure.class);
+    private volatile Observer observer = Observer.NONE;
+    private volatile long lastPollLagMillis;
+    private volatile long lastPollDurationNanos;
 
     public CableStats() {
         for (Failure failure : Failure.values()) {
@@ -65,11 +61,91 @@ public final class CableStats {
         }
     }
 
+    /** Where timings go from now on; set at startup by the metrics binding. */
+    public void observe(Observer observer) {
+        this.observer = observer;
+    }
+
+    public void broadcastAccepted() {
+        broadcasts.increment();
+    }
+
+    /** One writer transaction of {@code size} broadcasts committed. */
+    public void batchCommitted(int size) {
+        batches.increment();
+        committed.add(size);
+        observer.batchCommitted(size);
+    }
+
+    /** A broadcast ordered without a database (memory adapter). */
+    public void committedInMemory() {
+        committed.increment();
+    }
+
+    /** One poll that ran a query, how long it took and how many rows it read. */
+    public void polled(long durationNanos, int rows) {
+        polls.increment();
+        lastPollDurationNanos = durationNanos;
+        observer.polled(durationNanos, rows);
+    }
+
+    /** One polled row's write-to-hand-off lag. */
+    public void pollLag(long lagMillis) {
+        observer.pollLag(lagMillis);
+    }
+
+    /** The largest lag of the rows of the poll that just ended; 0 after an empty poll. */
+    public void lastPollLag(long maxLagMillis) {
+        lastPollLagMillis = maxLagMillis;
+    }
+
+    public void delivered(int subscribers) {
+        deliveries.add(subscribers);
+    }
+
+    public void trimmed(int rows) {
+        rowsTrimmed.add(rows);
+    }
+
     public void failed(Failure failure) {
         failures.get(failure).increment();
     }
 
+    public long broadcasts() {
+        return broadcasts.sum();
+    }
+
+    public long committed() {
+        return committed.sum();
+    }
+
+    public long batches() {
+        return batches.sum();
+    }
+
+    public long polls() {
+        return polls.sum();
+    }
+
+    public long deliveries() {
+        return deliveries.sum();
+    }
+
+    public long rowsTrimmed() {
+        return rowsTrimmed.sum();
+    }
+
     public long failures(Failure failure) {
         return failures.get(failure).sum();
+    }
+
+    /** The largest write-to-hand-off lag of the rows of the last poll, in milliseconds; 0 after an empty poll. */
+    public long lastPollLagMillis() {
+        return lastPollLagMillis;
+    }
+
+    /** How long the last poll that ran a query took, in nanoseconds. */
+    public long lastPollDurationNanos() {
+        return lastPollDurationNanos;
     }
 }

@@ -1,12 +1,19 @@
 package io.quarkiverse.cable.runtime;
 
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
+import io.quarkiverse.cable.runtime.store.PolledMessage;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 
 /**
  * What carries broadcasts from {@link CableEngine} to subscribers: the database (every node) or memory (this node).
+ * Besides the data path, it answers what health checks, metrics and the Dev UI ask of it; a transport that stores
+ * nothing keeps the defaults, which answer "nothing stored, no workers".
  */
 public interface Transport {
 
@@ -22,4 +29,51 @@ public interface Transport {
 
     /** Stops accepting broadcasts, stores what was accepted, then stops delivering. */
     void stop();
+
+    /** The datasource that stores the messages; empty when the transport stores nothing. */
+    default Optional<String> datasource() {
+        return Optional.empty();
+    }
+
+    /** The background workers whose death liveness reports; none when the transport runs no thread. */
+    default List<Worker> workers() {
+        return List.of();
+    }
+
+    /** Where the transport's writer and poller stand now, from memory; empty when it has neither. */
+    default Optional<Progress> progress() {
+        return Optional.empty();
+    }
+
+    /**
+     * Makes the poller also read the newest committed id, so {@link Progress#horizon()} is exact even when the newest
+     * rows belong to channels nobody here subscribes to. Asked for by health and metrics only.
+     */
+    default void trackHorizon() {
+    }
+
+    /** Reads the newest id and the messages older than {@code cutoff} (up to {@code cap}); empty when none stored. */
+    default Optional<StoredCounts> count(Instant cutoff, long cap) throws SQLException {
+        return Optional.empty();
+    }
+
+    /** The newest {@code limit} stored messages, newest first; none when nothing is stored. */
+    default List<PolledMessage> recent(int limit) throws SQLException {
+        return List.of();
+    }
+
+    /**
+     * @param cursor the id the poller has read up to
+     * @param horizon the id up to which every message of a subscribed channel has been read (see trackHorizon)
+     * @param lastPollNanos when the poller last completed a cycle (System.nanoTime)
+     * @param writerQueueDepth broadcasts waiting for the writer
+     * @param writerOldestQueuedAtNanos when the batch being written was first queued, 0 when the writer is idle
+     */
+    record Progress(long cursor, long horizon, long lastPollNanos, int writerQueueDepth,
+            long writerOldestQueuedAtNanos) {
+    }
+
+    /** What the store holds: the newest committed id, and the expired messages counted up to a cap. */
+    record StoredCounts(long newestId, long expired) {
+    }
 }

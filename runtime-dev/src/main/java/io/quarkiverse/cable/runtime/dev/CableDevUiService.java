@@ -1,7 +1,6 @@
 package io.quarkiverse.cable.runtime.dev;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +15,6 @@ import java.util.concurrent.TimeoutException;
 
 import jakarta.inject.Inject;
 
-import io.quarkiverse.cable.runtime.DatabaseTransport;
 import io.quarkiverse.cable.runtime.observability.CableObservability;
 import io.quarkiverse.cable.runtime.store.PolledMessage;
 
@@ -49,23 +47,18 @@ public class CableDevUiService {
 
     /** The newest messages of all channels, newest first; empty with the memory adapter, which stores nothing. */
     public List<Map<String, Object>> getRecentMessages(int limit) throws SQLException {
-        if (!(observability.engine().transport() instanceof DatabaseTransport database) || database.store() == null) {
-            return List.of();
-        }
         List<Map<String, Object>> messages = new ArrayList<>();
-        try (Connection connection = database.store().connection()) {
-            for (PolledMessage polled : database.store().recent(connection, Math.max(1, Math.min(limit, 500)))) {
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("id", polled.message().id());
-                row.put("channel", polled.message().channel());
-                row.put("createdAt", Instant.ofEpochMilli(polled.createdAtMillis()).toString());
-                row.put("binary", polled.message().binary());
-                row.put("bytes", polled.message().payload().length);
-                String text = polled.message().binary() ? "(binary)"
-                        : new String(polled.message().payload(), StandardCharsets.UTF_8);
-                row.put("payload", text.length() > PREVIEW_CHARS ? text.substring(0, PREVIEW_CHARS) + "…" : text);
-                messages.add(row);
-            }
+        for (PolledMessage polled : observability.transport().recent(Math.max(1, Math.min(limit, 500)))) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("id", polled.message().id());
+            row.put("channel", polled.message().channel());
+            row.put("createdAt", Instant.ofEpochMilli(polled.createdAtMillis()).toString());
+            row.put("binary", polled.message().binary());
+            row.put("bytes", polled.message().payload().length);
+            String text = polled.message().binary() ? "(binary)"
+                    : new String(polled.message().payload(), StandardCharsets.UTF_8);
+            row.put("payload", text.length() > PREVIEW_CHARS ? text.substring(0, PREVIEW_CHARS) + "…" : text);
+            messages.add(row);
         }
         return messages;
     }

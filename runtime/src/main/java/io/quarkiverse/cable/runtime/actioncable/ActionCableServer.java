@@ -20,6 +20,7 @@ import io.quarkiverse.cable.CableConnections;
 import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
@@ -46,6 +47,7 @@ public class ActionCableServer implements CableConnections {
     private static final long PING_MILLIS = 3000;
 
     @Inject
+    @Internal
     CableEngine engine;
 
     @Inject

@@ -1,7 +1,9 @@
 package io.quarkiverse.cable.runtime.config;
 
 import java.time.Duration;
+import java.util.Optional;
 
+import io.quarkus.runtime.annotations.ConfigDocDefault;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.quarkus.runtime.configuration.MemorySize;
@@ -9,7 +11,8 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * Intervals, sizes and limits. Read once at startup into {@link CableSettings}; nothing reads them on a hot path.
+ * Intervals, sizes and limits: the only place their defaults are written. Validated once, by {@link CableConfigCheck},
+ * when the cable is built; each component reads what it needs into fields when it is created, never on a hot path.
  */
 @ConfigMapping(prefix = "quarkus.cable")
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
@@ -150,7 +153,7 @@ public interface CableRuntimeConfig {
          * The key that signs Turbo stream names (HMAC-SHA256). Required when the application uses `TurboStreams`;
          * without it, `Turbo::StreamsChannel` subscriptions are rejected. Keep it secret and the same on every node.
          */
-        java.util.Optional<String> signingKey();
+        Optional<String> signingKey();
     }
 
     interface Health {
@@ -221,10 +224,12 @@ public interface CableRuntimeConfig {
 
     interface Schema {
         /**
-         * Whether the cable tables are created at startup when missing. Turn it off when Flyway or Liquibase own
-         * the schema; the SQL is in the documentation.
+         * What the cable does with its tables at startup. `update` creates missing tables and adds the columns and
+         * indexes a newer version of the cable needs (never dropping or changing anything; needs DDL privileges).
+         * `validate` checks that they all exist and otherwise fails startup, printing the statements to run. `none`
+         * touches nothing: Flyway or Liquibase own the schema (the SQL is in the documentation).
          */
-        @WithDefault("true")
-        boolean create();
+        @ConfigDocDefault("update in dev and test mode, validate in production")
+        Optional<SchemaStrategy> strategy();
     }
 }

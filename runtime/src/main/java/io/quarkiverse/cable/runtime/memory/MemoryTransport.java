@@ -40,8 +40,8 @@ public final class MemoryTransport implements Transport {
                 return CompletableFuture.failedFuture(new CableException.Stopped());
             }
             CableMessage delivered = new CableMessage(++lastId, message.channel(), message.payload(), message.binary());
-            stats.committed.increment();
-            stats.deliveries.add(subscribers.dispatch(message.channelHash(), delivered));
+            stats.committedInMemory();
+            stats.delivered(subscribers.dispatch(message.channelHash(), delivered));
         }
         return CompletableFuture.completedFuture(null);
     }

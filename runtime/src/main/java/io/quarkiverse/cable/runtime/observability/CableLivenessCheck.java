@@ -8,7 +8,7 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Liveness;
 
-import io.quarkiverse.cable.runtime.DatabaseTransport;
+import io.quarkiverse.cable.runtime.Worker;
 
 /**
  * Liveness of the cable: its poller, writer and trimmer threads are running. They catch every failure and retry, so
@@ -27,15 +27,12 @@ public class CableLivenessCheck implements HealthCheck {
         // Never touches the database: a database outage must not get the process restarted.
         HealthCheckResponseBuilder response = HealthCheckResponse.named(CableReadinessCheck.NAME)
                 .withData("adapter", observability.engine().adapter());
-        if (!(observability.engine().transport() instanceof DatabaseTransport database) || database.poller() == null) {
-            return response.up().build();
+        boolean alive = true;
+        for (Worker worker : observability.transport().workers()) {
+            boolean running = worker.isAlive();
+            response.withData(worker.role(), running ? "running" : "dead");
+            alive &= running;
         }
-        boolean poller = database.poller().isAlive();
-        boolean writer = database.writer().isAlive();
-        boolean trimmer = database.trimmer().isAlive();
-        response.withData("poller", poller ? "running" : "dead");
-        response.withData("writer", writer ? "running" : "dead");
-        response.withData("trimmer", trimmer ? "running" : "dead");
-        return response.status(poller && writer && trimmer).build();
+        return response.status(alive).build();
     }
 }

@@ -16,7 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.DatabaseTransport;
+import io.quarkiverse.cable.runtime.Transport;
 import io.quarkus.runtime.StartupEvent;
 
 /**
@@ -36,11 +36,11 @@ public class CableMetrics {
     void register(@Observes StartupEvent event) {
         CableStats stats = observability.stats();
         counter("cable.broadcasts", "Broadcasts accepted (valid, handed to the writer or the memory adapter)",
-                stats, s -> s.broadcasts.sum());
+                stats, CableStats::broadcasts);
         counter("cable.broadcasts.committed", "Broadcasts committed to the database (memory adapter: delivered)",
-                stats, s -> s.committed.sum());
+                stats, CableStats::committed);
         counter("cable.deliveries", "Messages handed to local subscribers (one per message and subscriber)", stats,
-                s -> s.deliveries.sum());
+                CableStats::deliveries);
         counter("cable.slow.consumer.disconnects",
                 "Subscriptions closed because their listener fell more than subscriber-buffer messages behind", stats,
                 s -> s.failures(CableStats.Failure.SLOW_CONSUMER));
@@ -55,23 +55,24 @@ public class CableMetrics {
         Gauge.builder("cable.subscribers", observability, o -> o.engine().subscribers().subscriberCount())
                 .description("Subscriptions on this node").register(registry);
 
-        if (!(observability.engine().transport() instanceof DatabaseTransport database)) {
+        Transport transport = observability.transport();
+        if (transport.datasource().isEmpty()) {
             return;
         }
-        counter("cable.polls", "Polls that ran a query", stats, s -> s.polls.sum());
-        counter("cable.trim.rows", "Expired messages deleted by trimming", stats, s -> s.rowsTrimmed.sum());
-        Gauge.builder("cable.writer.queue.depth", database, d -> d.writer().queueDepth())
+        counter("cable.polls", "Polls that ran a query", stats, CableStats::polls);
+        counter("cable.trim.rows", "Expired messages deleted by trimming", stats, CableStats::rowsTrimmed);
+        Gauge.builder("cable.writer.queue.depth", transport, t -> progress(t).writerQueueDepth())
                 .description("Broadcasts waiting for the writer").register(registry);
-        TimeGauge.builder("cable.writer.oldest.age", database, TimeUnit.NANOSECONDS, d -> {
-            long oldest = d.writer().oldestQueuedAtNanos();
+        TimeGauge.builder("cable.writer.oldest.age", transport, TimeUnit.NANOSECONDS, t -> {
+            long oldest = progress(t).writerOldestQueuedAtNanos();
             return oldest == 0 ? 0 : Math.max(0, System.nanoTime() - oldest);
         }).description("How long the writer has been busy with its current batch, from its oldest broadcast's queueing;"
                 + " 0 when idle").register(registry);
-        TimeGauge.builder("cable.poller.last.success.age", database, TimeUnit.NANOSECONDS,
-                d -> System.nanoTime() - d.poller().lastSuccessNanos())
+        TimeGauge.builder("cable.poller.last.success.age", transport, TimeUnit.NANOSECONDS,
+                t -> System.nanoTime() - progress(t).lastPollNanos())
                 .description("Time since the poller last completed a cycle").register(registry);
         Gauge.builder("cable.poller.cursor.lag", observability,
-                o -> o.probe().reachable() ? o.cursorLag(o.probe(), database.poller()) : Double.NaN)
+                o -> o.probe().reachable() ? o.cursorLag(o.probe(), progress(transport)) : Double.NaN)
                 .description("Message ids this node's poller is behind the newest committed id (probed at most once"
                         + " a second)")
                 .register(registry);
@@ -97,7 +98,7 @@ public class CableMetrics {
                 .description("Messages read by one poll").register(registry);
         DistributionSummary batches = DistributionSummary.builder("cable.writer.batch.size")
                 .description("Broadcasts committed in one writer transaction").register(registry);
-        stats.observer = new CableStats.Observer() {
+        stats.observe(new CableStats.Observer() {
             @Override
             public void polled(long durationNanos, int count) {
                 duration.record(durationNanos, TimeUnit.NANOSECONDS);
@@ -113,7 +114,12 @@ public class CableMetrics {
             public void batchCommitted(int size) {
                 batches.record(size);
             }
-        };
+        });
+    }
+
+    /** Metrics register after startup, so a database transport has its writer and poller by now. */
+    private static Transport.Progress progress(Transport transport) {
+        return transport.progress().orElseThrow();
     }
 
     private void counter(String name, String description, CableStats stats, ToDoubleFunction<CableStats> value) {

@@ -1,10 +1,11 @@
 package io.quarkiverse.cable.runtime.observability;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
@@ -12,10 +13,9 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.DatabaseTransport;
+import io.quarkiverse.cable.runtime.Internal;
+import io.quarkiverse.cable.runtime.Transport;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.poller.Poller;
-import io.quarkiverse.cable.runtime.writer.BatchWriter;
 
 /**
  * The figures behind the health checks, the metrics and the Dev UI card. Figures kept in memory are read live; the
@@ -35,13 +35,11 @@ public class CableObservability {
     private Probe probe;
 
     @Inject
-    public CableObservability(CableEngine engine, CableRuntimeConfig config) {
+    public CableObservability(@Internal CableEngine engine, CableRuntimeConfig config) {
         this.engine = engine;
         this.thresholds = config.health();
         this.retention = config.messageRetention();
-        if (engine.transport() instanceof DatabaseTransport database && database.poller() != null) {
-            database.poller().trackHorizon();
-        }
+        engine.transport().trackHorizon();
     }
 
     /** What the database said at one moment: reachable or not, the newest id, the expired rows (capped). */
@@ -87,8 +85,8 @@ public class CableObservability {
         return engine.stats();
     }
 
-    public boolean isDatabase() {
-        return engine.transport() instanceof DatabaseTransport;
+    public Transport transport() {
+        return engine.transport();
     }
 
     /** The subscriber count per channel on this node. */
@@ -98,7 +96,7 @@ public class CableObservability {
 
     /** The database probe, reused while younger than {@link #PROBE_INTERVAL}; null with the memory adapter. */
     public synchronized Probe probe() {
-        if (!(engine.transport() instanceof DatabaseTransport database) || database.store() == null) {
+        if (engine.transport().datasource().isEmpty()) {
             return null;
         }
         long now = System.nanoTime();
@@ -106,10 +104,13 @@ public class CableObservability {
             return probe;
         }
         long cap = thresholds.maxTrimDebt() == Long.MAX_VALUE ? Long.MAX_VALUE : thresholds.maxTrimDebt() + 1;
-        try (Connection connection = database.store().connection()) {
-            long newest = database.store().newestId(connection);
-            long debt = database.store().countExpired(connection, Instant.now().minus(retention), cap);
-            probe = new Probe(System.nanoTime(), true, null, newest, debt, debt >= cap);
+        try {
+            Optional<Transport.StoredCounts> counts = engine.transport().count(Instant.now().minus(retention), cap);
+            if (counts.isEmpty()) {
+                return null; // not started yet
+            }
+            long debt = counts.get().expired();
+            probe = new Probe(System.nanoTime(), true, null, counts.get().newestId(), debt, debt >= cap);
         } catch (SQLException | RuntimeException e) {
             probe = new Probe(System.nanoTime(), false, e.getClass().getSimpleName() + ": " + e.getMessage(),
                     probe == null ? -1 : probe.newestId(), probe == null ? -1 : probe.trimDebt(),
@@ -122,37 +123,40 @@ public class CableObservability {
      * How many message ids this node's poller is behind the newest committed one. 0 without subscribed channels:
      * nothing needs reading then, and the next subscription starts at the newest id.
      */
-    public long cursorLag(Probe probe, Poller poller) {
+    public long cursorLag(Probe probe, Transport.Progress progress) {
         if (probe == null || probe.newestId() < 0 || engine.subscribers().channelCount() == 0) {
             return 0;
         }
-        return Math.max(0, probe.newestId() - poller.horizon());
+        return Math.max(0, probe.newestId() - progress.horizon());
     }
 
     public Snapshot snapshot() {
         CableStats stats = engine.stats();
         int channels = engine.subscribers().channelCount();
         int subscribers = engine.subscribers().subscriberCount();
-        long broadcasts = stats.broadcasts.sum();
-        long committed = stats.committed.sum();
-        long deliveries = stats.deliveries.sum();
-        if (!(engine.transport() instanceof DatabaseTransport database) || database.poller() == null) {
+        long broadcasts = stats.broadcasts();
+        long committed = stats.committed();
+        long deliveries = stats.deliveries();
+        Transport transport = engine.transport();
+        Optional<Transport.Progress> current = transport.progress();
+        Probe probe = current.isEmpty() ? null : probe();
+        if (probe == null) {
             return new Snapshot(engine.adapter(), null, null, null, null, null, null, null, null, null, null, null,
                     null, null, null, null, null, channels, subscribers, broadcasts, committed, deliveries);
         }
-        Poller poller = database.poller();
-        BatchWriter writer = database.writer();
-        Probe probe = probe();
+        Transport.Progress progress = current.get();
         long now = System.nanoTime();
-        long oldest = writer.oldestQueuedAtNanos();
-        return new Snapshot(engine.adapter(), database.datasourceName(), probe.reachable(), probe.error(),
-                probe.newestId() < 0 ? null : probe.newestId(), poller.cursor(), cursorLag(probe, poller),
+        long oldest = progress.writerOldestQueuedAtNanos();
+        Map<String, Boolean> alive = new HashMap<>();
+        transport.workers().forEach(worker -> alive.put(worker.role(), worker.isAlive()));
+        return new Snapshot(engine.adapter(), transport.datasource().orElseThrow(), probe.reachable(), probe.error(),
+                probe.newestId() < 0 ? null : probe.newestId(), progress.cursor(), cursorLag(probe, progress),
                 probe.trimDebt() < 0 ? null : probe.trimDebt(), probe.trimDebtCapped(),
                 // Without subscribed channels the poller runs no query, so the last poll's lag would never reset.
-                channels == 0 ? 0L : stats.lastPollLagMillis,
-                TimeUnit.NANOSECONDS.toMillis(now - poller.lastSuccessNanos()),
-                TimeUnit.NANOSECONDS.toMicros(stats.lastPollDurationNanos), writer.queueDepth(),
-                oldest == 0 ? 0 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(now - oldest)), poller.isAlive(), writer.isAlive(),
-                database.trimmer().isAlive(), channels, subscribers, broadcasts, committed, deliveries);
+                channels == 0 ? 0L : stats.lastPollLagMillis(),
+                TimeUnit.NANOSECONDS.toMillis(now - progress.lastPollNanos()),
+                TimeUnit.NANOSECONDS.toMicros(stats.lastPollDurationNanos()), progress.writerQueueDepth(),
+                oldest == 0 ? 0 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(now - oldest)), alive.get("poller"),
+                alive.get("writer"), alive.get("trimmer"), channels, subscribers, broadcasts, committed, deliveries);
     }
 }

@@ -12,8 +12,8 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.FailureLog;
-import io.quarkiverse.cable.runtime.Workers;
-import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.Worker;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 import io.quarkiverse.cable.runtime.store.PolledMessage;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
@@ -35,35 +35,35 @@ public final class Poller {
 
     private final MessageStore store;
     private final SubscriberMap subscribers;
-    private final CableSettings settings;
+    private final long intervalNanos;
+    private final int batchSize;
     private final CableStats stats;
     private final FailureLog failures;
     private final ConcurrentLinkedQueue<LocalSubscription> pending = new ConcurrentLinkedQueue<>();
-    private volatile boolean running;
-    private volatile Thread thread;
+    private final Worker worker = new Worker("poller", this::run);
     private volatile long cursor;
     private volatile long lastSuccessNanos = System.nanoTime();
     private volatile boolean trackHorizon;
     private volatile long horizon;
 
-    public Poller(MessageStore store, SubscriberMap subscribers, CableSettings settings, CableStats stats) {
+    public Poller(MessageStore store, SubscriberMap subscribers, CableRuntimeConfig config, CableStats stats) {
         this.store = store;
         this.subscribers = subscribers;
-        this.settings = settings;
+        this.intervalNanos = config.pollingInterval().toNanos();
+        this.batchSize = config.pollBatchSize();
         this.stats = stats;
         this.failures = new FailureLog(LOG, stats);
     }
 
     /**
      * Initialises the cursor to the newest committed id right away (not on the first poll, which would skip what is
-     * committed in between), then starts the thread.
+     * committed in between), then starts the thread, named {@code cable-poller-<suffix>}.
      */
-    public void start(String threadName) throws SQLException {
+    public void start(String suffix) throws SQLException {
         try (Connection connection = store.connection()) {
             cursor = store.newestId(connection);
         }
-        running = true;
-        thread = Workers.start(threadName, this::run);
+        worker.start(suffix);
     }
 
     /** Queues a subscription to be started on the poller thread, and wakes the poller. */
@@ -74,15 +74,11 @@ public final class Poller {
 
     /** Polls now rather than at the end of the interval (a broadcast was just committed on this node). */
     public void wake() {
-        Thread current = thread;
-        if (current != null) {
-            LockSupport.unpark(current);
-        }
+        worker.wake();
     }
 
     public void stop(long timeoutMillis) {
-        running = false;
-        Workers.wakeAndJoin(thread, timeoutMillis);
+        worker.stop(timeoutMillis);
         LocalSubscription subscription;
         while ((subscription = pending.poll()) != null) {
             subscription.end(new CableException.Stopped());
@@ -114,25 +110,18 @@ public final class Poller {
         return Math.max(cursor, horizon);
     }
 
-    /** The running thread, or null before start. */
-    public Thread thread() {
-        return thread;
-    }
-
-    public boolean isAlive() {
-        Thread current = thread;
-        return current != null && current.isAlive();
+    public Worker worker() {
+        return worker;
     }
 
     private void run() {
         long backoff = FIRST_BACKOFF_MILLIS;
-        long intervalNanos = settings.pollingInterval().toNanos();
-        while (running) {
+        while (worker.running()) {
             try {
                 boolean more = pollOnce();
                 lastSuccessNanos = System.nanoTime();
                 backoff = FIRST_BACKOFF_MILLIS;
-                if (!more && running) {
+                if (!more && worker.running()) {
                     LockSupport.parkNanos(intervalNanos);
                 }
             } catch (Throwable e) {
@@ -172,30 +161,26 @@ public final class Poller {
                 // Read before the poll: every id up to it is committed, so the poll below sees all of them.
                 newest = store.newestId(connection);
             }
-            messages = store.poll(connection, cursor, hashes, settings.pollBatchSize());
+            messages = store.poll(connection, cursor, hashes, batchSize);
         }
         long duration = System.nanoTime() - started;
-        stats.polls.increment();
-        stats.rowsPolled.add(messages.size());
-        stats.lastPollDurationNanos = duration;
-        CableStats.Observer observer = stats.observer;
-        observer.polled(duration, messages.size());
+        stats.polled(duration, messages.size());
         if (LOG.isTraceEnabled()) {
             LOG.tracef("Cable poll after %d returned %d messages", cursor, messages.size());
         }
         long maxLag = 0;
         for (PolledMessage polled : messages) {
-            stats.deliveries.add(subscribers.dispatch(polled.channelHash(), polled.message()));
+            stats.delivered(subscribers.dispatch(polled.channelHash(), polled.message()));
             cursor = polled.message().id();
             if (polled.createdAtMillis() > 0) {
                 // Wall clocks: created_at is the writer's clock; skew between nodes shows up here (clamped at 0).
                 long lag = Math.max(0, System.currentTimeMillis() - polled.createdAtMillis());
                 maxLag = Math.max(maxLag, lag);
-                observer.pollLag(lag);
+                stats.pollLag(lag);
             }
         }
-        stats.lastPollLagMillis = maxLag;
-        boolean full = messages.size() == settings.pollBatchSize();
+        stats.lastPollLag(maxLag);
+        boolean full = messages.size() == batchSize;
         if (!full && newest > horizon) {
             horizon = newest;
         }

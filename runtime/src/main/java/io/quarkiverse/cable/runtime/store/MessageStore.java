@@ -34,10 +34,6 @@ public final class MessageStore {
         return dataSource.getConnection();
     }
 
-    public SqlDialect dialect() {
-        return sql;
-    }
-
     /** The id of the newest committed message (0 when none was ever written). Never blocks on writers. */
     public long newestId(Connection connection) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql.newestId());
@@ -49,25 +45,19 @@ public final class MessageStore {
         }
     }
 
-    /**
-     * Writes a batch inside the caller's transaction (auto-commit off) and returns the last id assigned.
-     * <p>
-     * The shard row is locked first and stays locked until the caller commits or rolls back. Every writer on every
-     * node takes the same lock, so ids are assigned in the order transactions commit: a poller reading
-     * {@code id > cursor} can never see a higher id before a lower one. Per-channel positions are assigned under the
-     * same lock, so they are gapless and in commit order too.
-     */
-    public long write(Connection connection, List<OutgoingMessage> batch, Instant now) throws SQLException {
-        return writeLocked(connection, batch, now, lockShard(connection));
-    }
-
     /** The most channels {@link #poll} filters by in SQL; with more, pass null and filter after reading. */
     public int maxFilteredChannels() {
         return sql.maxFilteredChannels();
     }
 
     /**
-     * Like {@link #write}, and records the batch's receipt ({@code writerId}, {@code batch}) in the same transaction.
+     * Writes a batch inside the caller's transaction (auto-commit off) with its receipt ({@code writerId},
+     * {@code batchNumber}), and returns the last id assigned.
+     * <p>
+     * The shard row is locked first and stays locked until the caller commits or rolls back. Every writer on every
+     * node takes the same lock, so ids are assigned in the order transactions commit: a poller reading
+     * {@code id > cursor} can never see a higher id before a lower one. Per-channel positions are assigned under the
+     * same lock, so they are gapless and in commit order too.
      * <p>
      * When a commit's acknowledgement is lost (the connection dies between COMMIT and its reply), the writer cannot
      * tell whether the batch was stored. On a retry it passes {@code retry}: the receipt is then checked after the
@@ -241,17 +231,6 @@ public final class MessageStore {
                 ResultSet rows = statement.executeQuery()) {
             LocalDateTime oldest = rows.next() ? rows.getObject(1, LocalDateTime.class) : null;
             return oldest != null && oldest.isBefore(LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC));
-        }
-    }
-
-    /** How many messages are older than {@code cutoff}: rows trimming still owes. */
-    public long countExpired(Connection connection, Instant cutoff) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql.countExpired())) {
-            statement.setObject(1, LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC));
-            try (ResultSet rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
         }
     }
 

@@ -48,6 +48,16 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
 
     // Shared statements. The shard row is both the id allocator and the writers' lock.
 
+    /** Schema update: a column the script defines that an existing table lacks ({@code definition} from the script). */
+    public String addColumn(String table, String definition) {
+        return "ALTER TABLE " + table + " ADD COLUMN " + definition;
+    }
+
+    /** Schema update: an index the script defines that an existing table lacks. */
+    public String createIndex(String name, String table, String columns) {
+        return "CREATE INDEX " + name + " ON " + table + " " + columns;
+    }
+
     public String lockShard() {
         return "SELECT last_id FROM cable_shards WHERE shard = 0 FOR UPDATE";
     }
@@ -111,10 +121,6 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
 
     public String oldestCreatedAt() {
         return "SELECT MIN(created_at) FROM cable_messages";
-    }
-
-    public String countExpired() {
-        return "SELECT COUNT(*) FROM cable_messages WHERE created_at < ?";
     }
 
     /** Expired rows counted up to a cap: a range scan of the created_at index that stops at the cap. */

@@ -43,10 +43,6 @@ public final class LocalSubscription implements Subscription {
         return channelHash;
     }
 
-    public long startingLine() {
-        return startingLine;
-    }
-
     public boolean isOpen() {
         return open.get();
     }

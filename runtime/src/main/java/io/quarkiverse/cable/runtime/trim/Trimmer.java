@@ -2,6 +2,7 @@ package io.quarkiverse.cable.runtime.trim;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -10,8 +11,8 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.FailureLog;
-import io.quarkiverse.cable.runtime.Workers;
-import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.Worker;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 
 /**
@@ -28,54 +29,55 @@ public final class Trimmer {
     private static final int CREDIT_PER_ROW = 2;
 
     private final MessageStore store;
-    private final CableSettings settings;
+    private final boolean autotrim;
+    private final int batchSize;
+    private final Duration retention;
     private final CableStats stats;
     private final FailureLog failures;
     private final AtomicLong credit = new AtomicLong();
     private final AtomicLong trimsOwed = new AtomicLong();
-    private volatile boolean running;
-    private volatile Thread thread;
+    private final Worker worker = new Worker("trimmer", this::run);
 
-    public Trimmer(MessageStore store, CableSettings settings, CableStats stats) {
+    public Trimmer(MessageStore store, CableRuntimeConfig config, CableStats stats) {
         this.store = store;
-        this.settings = settings;
+        this.autotrim = config.autotrim();
+        this.batchSize = config.trimBatchSize();
+        this.retention = config.messageRetention();
         this.stats = stats;
         this.failures = new FailureLog(LOG, stats);
     }
 
-    public void start(String threadName) {
-        running = true;
-        thread = Workers.start(threadName, this::run);
+    /** Starts the trimmer thread, named {@code cable-trimmer-<suffix>}. */
+    public void start(String suffix) {
+        worker.start(suffix);
     }
 
     public void stop(long timeoutMillis) {
-        running = false;
-        Workers.wakeAndJoin(thread, timeoutMillis);
+        worker.stop(timeoutMillis);
     }
 
-    public boolean isAlive() {
-        Thread current = thread;
-        return current != null && current.isAlive();
+    public Worker worker() {
+        return worker;
     }
 
     /** Called after each committed batch; cheap, never blocks. */
     public void afterWrite(int rows) {
-        if (!settings.autotrim()) {
+        if (!autotrim) {
             return;
         }
-        long batch = settings.trimBatchSize();
+        long batch = batchSize;
         long total = credit.addAndGet((long) rows * CREDIT_PER_ROW);
         if (total >= batch) {
             long trims = total / batch;
             credit.addAndGet(-trims * batch);
             trimsOwed.addAndGet(trims);
-            LockSupport.unpark(thread);
+            worker.wake();
         }
     }
 
     /** Deletes up to one batch of expired messages now; returns how many were deleted. */
     public int trimOnce() throws SQLException {
-        Instant cutoff = Instant.now().minus(settings.messageRetention());
+        Instant cutoff = Instant.now().minus(retention);
         try (Connection connection = store.connection()) {
             // Most owed trims find nothing expired; answer those with one cheap query instead of a locking transaction.
             if (!store.hasExpired(connection, cutoff)) {
@@ -83,10 +85,10 @@ public final class Trimmer {
             }
             connection.setAutoCommit(false);
             try {
-                int deleted = store.trim(connection, cutoff, settings.trimBatchSize());
+                int deleted = store.trim(connection, cutoff, batchSize);
                 store.forgetIdleWriters(connection, cutoff);
                 connection.commit();
-                stats.rowsTrimmed.add(deleted);
+                stats.trimmed(deleted);
                 return deleted;
             } catch (SQLException | RuntimeException e) {
                 connection.rollback();
@@ -98,14 +100,14 @@ public final class Trimmer {
     }
 
     private void run() {
-        while (running) {
+        while (worker.running()) {
             if (trimsOwed.get() == 0) {
                 LockSupport.park(this);
                 continue;
             }
             try {
                 int deleted = trimOnce();
-                if (deleted < settings.trimBatchSize()) {
+                if (deleted < batchSize) {
                     trimsOwed.set(0);
                 } else {
                     trimsOwed.decrementAndGet();

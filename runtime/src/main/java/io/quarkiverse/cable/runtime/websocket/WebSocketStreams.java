@@ -20,6 +20,7 @@ import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamCallback;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.delivery.Delivery;
 import io.quarkiverse.cable.runtime.delivery.DirectDelivery;
@@ -47,6 +48,7 @@ public class WebSocketStreams implements CableStreams {
     private static final Logger LOG = Logger.getLogger(WebSocketStreams.class);
 
     @Inject
+    @Internal
     CableEngine engine;
 
     @Inject
@@ -70,20 +72,11 @@ public class WebSocketStreams implements CableStreams {
     private ConnectionOutbox.OutboxLimits limits;
     private long stallTimer = -1;
 
+    /** Reads the limits once; {@code CableConfigCheck} validated them when the cable was built. */
     @Inject
     void configure(CableRuntimeConfig config) {
-        int maxPendingFrames = config.websocket().maxPendingFrames();
-        if (maxPendingFrames < 1) {
-            throw new IllegalArgumentException(
-                    "Invalid configuration: quarkus.cable.websocket.max-pending-frames must be at least 1, was "
-                            + maxPendingFrames);
-        }
-        if (config.websocket().stallTimeout().isNegative() || config.websocket().stallTimeout().isZero()) {
-            throw new IllegalArgumentException(
-                    "Invalid configuration: quarkus.cable.websocket.stall-timeout must be a positive duration, was "
-                            + config.websocket().stallTimeout());
-        }
-        limits = new ConnectionOutbox.OutboxLimits(maxPendingFrames, config.websocket().stallTimeout().toNanos());
+        limits = new ConnectionOutbox.OutboxLimits(config.websocket().maxPendingFrames(),
+                config.websocket().stallTimeout().toNanos());
     }
 
     /** The per-connection bounds from quarkus.cable.websocket.*, shared with the Action Cable endpoint. */

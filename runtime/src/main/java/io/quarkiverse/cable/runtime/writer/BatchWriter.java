@@ -2,6 +2,7 @@ package io.quarkiverse.cable.runtime.writer;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +17,8 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.FailureLog;
-import io.quarkiverse.cable.runtime.Workers;
-import io.quarkiverse.cable.runtime.config.CableSettings;
+import io.quarkiverse.cable.runtime.Worker;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 
@@ -35,14 +36,17 @@ public final class BatchWriter {
     private static final long MAX_BACKOFF_MILLIS = 2000;
 
     private final MessageStore store;
-    private final CableSettings settings;
+    private final int batchSize;
+    private final long batchDelayNanos;
+    private final int queueCapacity;
+    private final Duration retryTimeout;
     private final CableStats stats;
     private final FailureLog failures;
     private final IntConsumer afterCommit;
     private final ArrayBlockingQueue<OutgoingMessage> queue;
     private final Object acceptLock = new Object();
     private volatile boolean accepting = true;
-    private volatile Thread thread;
+    private final Worker worker = new Worker("writer", this::run);
     private volatile long oldestQueuedAtNanos;
     /** Identifies this writer's batch receipts in cable_writers; new for every start. */
     private final String writerId = UUID.randomUUID().toString();
@@ -54,17 +58,21 @@ public final class BatchWriter {
     private boolean commitInDoubt;
 
     /** {@code afterCommit} receives the size of each committed batch (wakes the poller, feeds the trimmer). */
-    public BatchWriter(MessageStore store, CableSettings settings, CableStats stats, IntConsumer afterCommit) {
+    public BatchWriter(MessageStore store, CableRuntimeConfig config, CableStats stats, IntConsumer afterCommit) {
         this.store = store;
-        this.settings = settings;
+        this.batchSize = config.writer().batchSize();
+        this.batchDelayNanos = config.writer().batchDelay().toNanos();
+        this.queueCapacity = config.writer().queueCapacity();
+        this.retryTimeout = config.writer().retryTimeout();
         this.stats = stats;
         this.failures = new FailureLog(LOG, stats);
         this.afterCommit = afterCommit;
-        this.queue = new ArrayBlockingQueue<>(settings.writerQueueCapacity());
+        this.queue = new ArrayBlockingQueue<>(queueCapacity);
     }
 
-    public void start(String threadName) {
-        thread = Workers.start(threadName, this::run);
+    /** Starts the writer thread, named {@code cable-writer-<suffix>}. */
+    public void start(String suffix) {
+        worker.start(suffix);
     }
 
     /** Queues a broadcast; fails at once when the queue is full or the writer stopped. Never blocks. */
@@ -75,7 +83,7 @@ public final class BatchWriter {
                 return CompletableFuture.failedFuture(new CableException.Stopped());
             }
             if (!queue.offer(message)) {
-                return CompletableFuture.failedFuture(new CableException.QueueFull(settings.writerQueueCapacity()));
+                return CompletableFuture.failedFuture(new CableException.QueueFull(queueCapacity));
             }
         }
         return message.committed();
@@ -90,14 +98,8 @@ public final class BatchWriter {
         return oldestQueuedAtNanos;
     }
 
-    /** The running thread, or null before start. */
-    public Thread thread() {
-        return thread;
-    }
-
-    public boolean isAlive() {
-        Thread current = thread;
-        return current != null && current.isAlive();
+    public Worker worker() {
+        return worker;
     }
 
     /** Stops accepting, writes everything accepted so far, then returns (waiting at most {@code timeoutMillis}). */
@@ -105,7 +107,7 @@ public final class BatchWriter {
         synchronized (acceptLock) {
             accepting = false;
         }
-        if (!Workers.wakeAndJoin(thread, timeoutMillis)) {
+        if (!worker.stop(timeoutMillis)) {
             LOG.warnf("Cable writer did not finish within %d ms; %d broadcasts were not stored", timeoutMillis,
                     queue.size());
         }
@@ -116,7 +118,7 @@ public final class BatchWriter {
     }
 
     private void run() {
-        List<OutgoingMessage> batch = new ArrayList<>(settings.writerBatchSize());
+        List<OutgoingMessage> batch = new ArrayList<>(batchSize);
         while (accepting || !queue.isEmpty()) {
             try {
                 if (nextBatch(batch)) {
@@ -143,11 +145,10 @@ public final class BatchWriter {
         }
         batch.add(first);
         oldestQueuedAtNanos = first.queuedAtNanos();
-        int max = settings.writerBatchSize();
+        int max = batchSize;
         queue.drainTo(batch, max - batch.size());
-        long delayNanos = settings.writerBatchDelay().toNanos();
-        if (delayNanos > 0 && batch.size() < max) {
-            long deadline = System.nanoTime() + delayNanos;
+        if (batchDelayNanos > 0 && batch.size() < max) {
+            long deadline = System.nanoTime() + batchDelayNanos;
             long remaining;
             while (batch.size() < max && (remaining = deadline - System.nanoTime()) > 0) {
                 OutgoingMessage next = queue.poll(remaining, TimeUnit.NANOSECONDS);
@@ -162,7 +163,7 @@ public final class BatchWriter {
     }
 
     private void writeWithRetry(List<OutgoingMessage> batch) throws InterruptedException {
-        long deadline = System.nanoTime() + settings.writerRetryTimeout().toNanos();
+        long deadline = System.nanoTime() + retryTimeout.toNanos();
         long backoff = FIRST_BACKOFF_MILLIS;
         long batchNumber = ++batchesStarted;
         boolean retry = false;
@@ -170,9 +171,7 @@ public final class BatchWriter {
         while (true) {
             try {
                 writeOnce(batch, batchNumber, retry);
-                stats.batches.increment();
-                stats.committed.add(batch.size());
-                stats.observer.batchCommitted(batch.size());
+                stats.batchCommitted(batch.size());
                 completeAll(batch);
                 notifyCommitted(batch.size());
                 return;
@@ -191,7 +190,7 @@ public final class BatchWriter {
     }
 
     private CableException givenUp(int size, SQLException last) {
-        String window = " within quarkus.cable.writer.retry-timeout (" + settings.writerRetryTimeout() + "): ";
+        String window = " within quarkus.cable.writer.retry-timeout (" + retryTimeout + "): ";
         if (commitInDoubt) {
             return new CableException.CommitUnknown("Cable lost the connection while committing " + size
                     + " broadcasts and could not learn" + window + "whether they were stored: " + last.getMessage(),

@@ -1,0 +1,62 @@
+package io.quarkiverse.cable.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.cable.runtime.config.CableConfigCheck;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+
+/**
+ * Every run-time value that would break the cable is refused at startup with a message naming the property, the
+ * rule and the value (the startup path itself is covered by InvalidBatchSizeTest and its siblings). The values go
+ * through the real configuration mapping, defaults and converters included.
+ */
+class CableConfigValidationTest {
+
+    @Test
+    void theDefaultsAreValid() {
+        CableRuntimeConfig defaults = config("quarkus.cable.mount-path", "/cable");
+        CableConfigCheck.validate(defaults);
+        assertThat(defaults.pollingInterval()).isEqualTo(Duration.ofMillis(100));
+        assertThat(defaults.maxPayloadSize().asLongValue()).isEqualTo(1024 * 1024);
+    }
+
+    @Test
+    void everyInvalidValueNamesItsProperty() {
+        refused("quarkus.cable.polling-interval", "0s", "must be a positive duration, was PT0S");
+        refused("quarkus.cable.poll-batch-size", "0", "must be at least 1, was 0");
+        refused("quarkus.cable.max-payload-size", "0", "must be at least 1 byte, was 0 bytes");
+        refused("quarkus.cable.max-channel-length", "-1", "must be at least 1, was -1");
+        refused("quarkus.cable.subscriber-buffer", "0", "must be at least 1, was 0");
+        refused("quarkus.cable.writer.batch-size", "0", "must be at least 1, was 0");
+        refused("quarkus.cable.writer.batch-delay", "-1ms", "must not be negative, was PT-0.001S");
+        refused("quarkus.cable.writer.queue-capacity", "0", "must be at least 1, was 0");
+        refused("quarkus.cable.writer.retry-timeout", "-1s", "must not be negative, was PT-1S");
+        refused("quarkus.cable.trim-batch-size", "0", "must be at least 1, was 0");
+        refused("quarkus.cable.message-retention", "-1d", "must be a positive duration, was PT-24H");
+        refused("quarkus.cable.websocket.max-pending-frames", "0", "must be at least 1, was 0");
+        refused("quarkus.cable.websocket.stall-timeout", "0s", "must be a positive duration, was PT0S");
+    }
+
+    private static void refused(String property, String value, String rule) {
+        CableRuntimeConfig config = config(property, value);
+        assertThatThrownBy(() -> CableConfigCheck.validate(config)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Invalid configuration: " + property + " " + rule);
+    }
+
+    /** The real mapping with its defaults, and {@code property} set to {@code value}. */
+    private static CableRuntimeConfig config(String property, String value) {
+        SmallRyeConfig config = new SmallRyeConfigBuilder()
+                .addDiscoveredConverters()
+                .withMapping(CableRuntimeConfig.class)
+                .withDefaultValue(property, value)
+                .build();
+        return config.getConfigMapping(CableRuntimeConfig.class);
+    }
+}

@@ -1,0 +1,55 @@
+package io.quarkiverse.cable.runtime.config;
+
+import java.time.Duration;
+
+/**
+ * The one place run-time values are validated, when the cable is built. A value that would break the cable fails
+ * startup with a message naming the property, the rule and the value. Defaults live only in
+ * {@link CableRuntimeConfig}'s {@code @WithDefault}s.
+ */
+public final class CableConfigCheck {
+
+    private CableConfigCheck() {
+    }
+
+    public static void validate(CableRuntimeConfig config) {
+        positive("quarkus.cable.polling-interval", config.pollingInterval());
+        atLeastOne("quarkus.cable.poll-batch-size", config.pollBatchSize());
+        long maxPayloadSize = config.maxPayloadSize().asLongValue();
+        if (maxPayloadSize < 1) {
+            throw invalid("quarkus.cable.max-payload-size", maxPayloadSize + " bytes", "must be at least 1 byte");
+        }
+        atLeastOne("quarkus.cable.max-channel-length", config.maxChannelLength());
+        atLeastOne("quarkus.cable.subscriber-buffer", config.subscriberBuffer());
+        atLeastOne("quarkus.cable.writer.batch-size", config.writer().batchSize());
+        notNegative("quarkus.cable.writer.batch-delay", config.writer().batchDelay());
+        atLeastOne("quarkus.cable.writer.queue-capacity", config.writer().queueCapacity());
+        notNegative("quarkus.cable.writer.retry-timeout", config.writer().retryTimeout());
+        atLeastOne("quarkus.cable.trim-batch-size", config.trimBatchSize());
+        positive("quarkus.cable.message-retention", config.messageRetention());
+        atLeastOne("quarkus.cable.websocket.max-pending-frames", config.websocket().maxPendingFrames());
+        positive("quarkus.cable.websocket.stall-timeout", config.websocket().stallTimeout());
+    }
+
+    private static void positive(String property, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw invalid(property, value, "must be a positive duration");
+        }
+    }
+
+    private static void notNegative(String property, Duration value) {
+        if (value.isNegative()) {
+            throw invalid(property, value, "must not be negative");
+        }
+    }
+
+    private static void atLeastOne(String property, int value) {
+        if (value < 1) {
+            throw invalid(property, value, "must be at least 1");
+        }
+    }
+
+    private static IllegalArgumentException invalid(String property, Object value, String rule) {
+        return new IllegalArgumentException("Invalid configuration: " + property + " " + rule + ", was " + value);
+    }
+}

@@ -1,0 +1,171 @@
+package io.quarkiverse.cable.runtime.database;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.Transport;
+import io.quarkiverse.cable.runtime.Worker;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.config.SchemaStrategy;
+import io.quarkiverse.cable.runtime.poller.Poller;
+import io.quarkiverse.cable.runtime.store.MessageStore;
+import io.quarkiverse.cable.runtime.store.OutgoingMessage;
+import io.quarkiverse.cable.runtime.store.PolledMessage;
+import io.quarkiverse.cable.runtime.store.SchemaManager;
+import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
+import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
+import io.quarkiverse.cable.runtime.trim.Trimmer;
+import io.quarkiverse.cable.runtime.writer.BatchWriter;
+import io.quarkus.datasource.common.runtime.DataSourceUtil;
+import io.quarkus.runtime.LaunchMode;
+
+/**
+ * The {@code database} adapter: broadcasts go through the writer into the messages table; the poller reads them back
+ * on every node. The datasource is resolved at {@link #start()}, when the application's datasources exist.
+ */
+public final class DatabaseTransport implements Transport {
+
+    private static final long STOP_TIMEOUT_MILLIS = 30_000;
+
+    private final String datasourceName;
+    private final Supplier<DataSource> dataSource;
+    private final SqlDialect dialect;
+    private final SubscriberMap subscribers;
+    private final CableRuntimeConfig config;
+    private final CableStats stats;
+    private MessageStore store;
+    private BatchWriter writer;
+    private Poller poller;
+    private Trimmer trimmer;
+    private volatile boolean trackHorizon;
+
+    public DatabaseTransport(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
+            SubscriberMap subscribers, CableRuntimeConfig config, CableStats stats) {
+        this.datasourceName = datasourceName;
+        this.dataSource = dataSource;
+        this.dialect = dialect;
+        this.subscribers = subscribers;
+        this.config = config;
+        this.stats = stats;
+    }
+
+    @Override
+    public String adapter() {
+        return "database";
+    }
+
+    @Override
+    public void start() {
+        DataSource source = dataSource.get();
+        store = new MessageStore(source, dialect);
+        poller = new Poller(store, subscribers, config, stats);
+        trimmer = new Trimmer(store, config, stats);
+        writer = new BatchWriter(store, config, stats, rows -> {
+            poller.wake();
+            trimmer.afterWrite(rows);
+        });
+        if (trackHorizon) {
+            poller.trackHorizon();
+        }
+        SchemaStrategy strategy = config.schema().strategy().orElseGet(() -> SchemaStrategy.defaultFor(LaunchMode.current()));
+        try {
+            try (Connection connection = source.getConnection()) {
+                new SchemaManager(dialect).apply(connection, strategy, threadSuffix());
+            }
+            poller.start(threadSuffix());
+        } catch (SQLException e) {
+            throw new IllegalStateException("Quarkus Cable could not start on datasource " + datasourceName + ": "
+                    + e.getMessage() + (strategy == SchemaStrategy.NONE
+                            ? " (quarkus.cable.schema.strategy is none: are the cable tables created?)"
+                            : ""),
+                    e);
+        }
+        writer.start(threadSuffix());
+        trimmer.start(threadSuffix());
+    }
+
+    @Override
+    public CompletableFuture<Void> send(OutgoingMessage message) {
+        return writer.submit(message);
+    }
+
+    @Override
+    public void startSubscription(LocalSubscription subscription) {
+        poller.startSubscription(subscription);
+    }
+
+    @Override
+    public void stop() {
+        if (writer == null) {
+            return;
+        }
+        // Writer first: what was accepted is committed, then the poller can still deliver it while it drains.
+        writer.stop(STOP_TIMEOUT_MILLIS);
+        poller.wake();
+        trimmer.stop(STOP_TIMEOUT_MILLIS);
+        poller.stop(STOP_TIMEOUT_MILLIS);
+        subscribers.endAll(new CableException.Stopped());
+    }
+
+    @Override
+    public Optional<String> datasource() {
+        return Optional.of(datasourceName);
+    }
+
+    @Override
+    public List<Worker> workers() {
+        return writer == null ? List.of() : List.of(poller.worker(), writer.worker(), trimmer.worker());
+    }
+
+    @Override
+    public Optional<Progress> progress() {
+        if (writer == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new Progress(poller.cursor(), poller.horizon(), poller.lastSuccessNanos(),
+                writer.queueDepth(), writer.oldestQueuedAtNanos()));
+    }
+
+    @Override
+    public void trackHorizon() {
+        trackHorizon = true;
+        if (poller != null) {
+            poller.trackHorizon();
+        }
+    }
+
+    @Override
+    public Optional<StoredCounts> count(Instant cutoff, long cap) throws SQLException {
+        if (store == null) {
+            return Optional.empty();
+        }
+        try (Connection connection = store.connection()) {
+            return Optional.of(new StoredCounts(store.newestId(connection), store.countExpired(connection, cutoff, cap)));
+        }
+    }
+
+    @Override
+    public List<PolledMessage> recent(int limit) throws SQLException {
+        if (store == null) {
+            return List.of();
+        }
+        try (Connection connection = store.connection()) {
+            return store.recent(connection, limit);
+        }
+    }
+
+    /** Thread names carry the datasource name; the default datasource's internal name is "{@code <default>}". */
+    private String threadSuffix() {
+        return DataSourceUtil.isDefault(datasourceName) ? "default" : datasourceName;
+    }
+}
