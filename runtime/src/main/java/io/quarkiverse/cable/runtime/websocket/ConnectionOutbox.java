@@ -71,6 +71,11 @@ public final class ConnectionOutbox {
         if (closing.get()) {
             return;
         }
+        if (pending.get() == 0) {
+            // An idle connection starts its stall clock now, before the frame counts as waiting: the periodic
+            // check must never see a waiting frame against the clock of an earlier, long finished burst.
+            lastProgressNanos = System.nanoTime();
+        }
         int waiting = pending.incrementAndGet();
         if (waiting == 1) {
             lastProgressNanos = System.nanoTime();
