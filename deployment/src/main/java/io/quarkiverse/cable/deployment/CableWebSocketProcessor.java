@@ -51,7 +51,8 @@ class CableWebSocketProcessor {
                 continue;
             }
             ClassInfo endpoint = streamFrom.target().asClass();
-            List<String> templates = checkedTemplates(endpoint, streamFrom);
+            List<String> templates = checkedTemplates(endpoint, streamFrom,
+                    EndpointPaths.joinedPath(index.getIndex(), endpoint));
             byEndpoint.put(endpointId(endpoint), templates);
         }
         return SyntheticBeanBuildItem.configure(StreamTemplates.class)
@@ -61,13 +62,12 @@ class CableWebSocketProcessor {
                 .done();
     }
 
-    private static List<String> checkedTemplates(ClassInfo endpoint, AnnotationInstance streamFrom) {
+    private static List<String> checkedTemplates(ClassInfo endpoint, AnnotationInstance streamFrom, String path) {
         AnnotationInstance webSocket = endpoint.declaredAnnotation(WEB_SOCKET);
         if (webSocket == null) {
             throw new ConfigurationException("@StreamFrom on " + endpoint.name()
                     + " needs a WebSockets Next endpoint: annotate the class with @WebSocket");
         }
-        String path = webSocket.value("path").asString();
         Set<String> pathParameters = Set.copyOf(ChannelTemplate.parameters(path));
         List<String> templates = List.of(streamFrom.value().asStringArray());
         if (templates.isEmpty()) {
