@@ -10,7 +10,6 @@ import jakarta.inject.Singleton;
 
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTarget;
-import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 
@@ -53,7 +52,7 @@ class CableWebSocketProcessor {
             ClassInfo endpoint = streamFrom.target().asClass();
             List<String> templates = checkedTemplates(endpoint, streamFrom,
                     EndpointPaths.joinedPath(index.getIndex(), endpoint));
-            byEndpoint.put(endpointId(endpoint), templates);
+            byEndpoint.put(EndpointPaths.endpointId(endpoint), templates);
         }
         return SyntheticBeanBuildItem.configure(StreamTemplates.class)
                 .scope(Singleton.class)
@@ -86,11 +85,5 @@ class CableWebSocketProcessor {
             }
         }
         return templates;
-    }
-
-    /** WebSockets Next identifies an endpoint by {@code endpointId}, defaulting to the class name. */
-    private static String endpointId(ClassInfo endpoint) {
-        AnnotationValue id = endpoint.declaredAnnotation(WEB_SOCKET).value("endpointId");
-        return id == null || id.asString().isEmpty() ? endpoint.name().toString() : id.asString();
     }
 }

@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.deployment;
 
 import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
@@ -31,6 +32,12 @@ final class EndpointPaths {
             return own;
         }
         return join(joinedPath(index, enclosing), own);
+    }
+
+    /** WebSockets Next identifies an endpoint by {@code endpointId}, defaulting to the class name. */
+    static String endpointId(ClassInfo endpoint) {
+        AnnotationValue id = endpoint.declaredAnnotation(WEB_SOCKET).value("endpointId");
+        return id == null || id.asString().isEmpty() ? endpoint.name().toString() : id.asString();
     }
 
     /** Joins two path segments with exactly one {@code /} between them. */
