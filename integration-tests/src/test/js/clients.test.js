@@ -239,3 +239,91 @@ test("Turbo <turbo-cable-stream-source> in headless Chromium updates the DOM", a
     assert.equal(await page.locator("#messages p").count(), 2);
   });
 });
+
+/** A page streaming {@code stream} through Turbo's own element, recording stream renders and Drive visits. */
+async function turboPage(page, stream, body) {
+  const source = await (await fetch(`${BASE}/cable-admin/turbo/${stream}/source`)).text();
+  await servePage(page, `/test-${stream}.html`, `<!doctype html><html><head>
+    <script type="module" src="/js/turbo.js"></script></head>
+    <body>${body}${source}<script>
+      window.visits = [];
+      window.rendered = [];
+      addEventListener("turbo:visit", (e) => window.visits.push(e.detail.url));
+      addEventListener("turbo:before-stream-render", (e) => window.rendered.push(
+        e.target.getAttribute("action") + ":" + (e.target.getAttribute("request-id") || "")));
+    </script></body></html>`);
+  await page.locator("turbo-cable-stream-source[connected]").waitFor({ state: "attached", timeout: TIMEOUT });
+}
+
+test("Turbo 8 in headless Chromium: targets (CSS selector) and method=morph", async () => {
+  await withBrowser(async (page) => {
+    await turboPage(page, "chromium-turbo8",
+      `<ul class="list" id="a"></ul><ul class="list" id="b"></ul><div id="card" data-n="1">one</div>
+       <div id="plain">one</div>`);
+    await page.evaluate(() => {
+      window.card = document.getElementById("card");
+      window.plain = document.getElementById("plain");
+    });
+    await post("/cable-admin/turbo/chromium-turbo8/stream?action=append&targets=.list", "<li>item</li>");
+    await page.locator("#b li", { hasText: "item" }).waitFor({ timeout: TIMEOUT });
+    assert.equal(await page.locator("ul.list li").count(), 2, "the selector matched both lists");
+
+    await post("/cable-admin/turbo/chromium-turbo8/stream?action=replace&target=card&method=morph",
+      `<div id="card" data-n="2">two</div>`);
+    await page.locator("#card[data-n='2']", { hasText: "two" }).waitFor({ timeout: TIMEOUT });
+    assert.equal(await page.evaluate(() => document.getElementById("card") === window.card), true,
+      "morphing kept the element");
+
+    await post("/cable-admin/turbo/chromium-turbo8/stream?action=replace&target=plain", `<div id="plain">two</div>`);
+    await page.locator("#plain", { hasText: "two" }).waitFor({ timeout: TIMEOUT });
+    assert.equal(await page.evaluate(() => document.getElementById("plain") === window.plain), false,
+      "a plain replace swaps the element (so the morph check above can fail)");
+  });
+});
+
+test("Turbo 8 in headless Chromium: refresh, ignored by the page whose request caused it", async () => {
+  await withBrowser(async (page) => {
+    await turboPage(page, "chromium-refresh", `<div id="log"></div>`);
+    // The page's own request (Turbo.fetch sends X-Turbo-Request-Id and remembers it) triggers a refresh with its id.
+    const requestId = await page.evaluate(async () => {
+      const response = await window.Turbo.fetch("/cable-admin/turbo/chromium-refresh/refresh-mine", { method: "POST" });
+      return response.text();
+    });
+    assert.match(requestId, /^[0-9a-f-]{36}$/);
+    // Same stream, so it arrives after the refresh: once it is on the page, the refresh was rendered.
+    await post("/cable-admin/turbo/chromium-refresh/append/log", "after own refresh");
+    await page.locator("#log p", { hasText: "after own refresh" }).waitFor({ timeout: TIMEOUT });
+    assert.deepEqual(await page.evaluate(() => window.rendered.filter((r) => r.startsWith("refresh"))),
+      ["refresh:" + requestId]);
+    assert.deepEqual(await page.evaluate(() => window.visits), [], "its own refresh did not reload the page");
+
+    await post("/cable-admin/turbo/chromium-refresh/refresh?request-id=another-page");
+    await page.waitForFunction(() => window.visits.length === 1, null, { timeout: TIMEOUT });
+    // The refresh re-rendered the page from the server (blank.html): the log the test wrote is gone.
+    await page.locator("#log").waitFor({ state: "detached", timeout: TIMEOUT });
+  });
+});
+
+test("Turbo 8 refreshes broadcast later are debounced on the server", async () => {
+  const ActionCable = await import("@rails/actioncable");
+  ActionCable.adapters.WebSocket = WebSocket;
+  const signed = await (await fetch(`${BASE}/cable-admin/turbo/node-refresh/signed`)).text();
+  const consumer = ActionCable.createConsumer(`${WS_BASE}/cable?user=node-turbo`);
+  const events = inbox();
+  const received = [];
+  consumer.subscriptions.create({ channel: "Turbo::StreamsChannel", signed_stream_name: signed }, {
+    connected() { events.push({ type: "connected" }); },
+    received(message) { received.push(message); events.push({ type: "received", message }); },
+  });
+  try {
+    await events.next((e) => e.type === "connected", "confirmation");
+    await post("/cable-admin/turbo/node-refresh/refresh-later?request-id=bulk&times=10");
+    await post("/cable-admin/turbo/node-refresh/append/log", "marker");
+    await events.next((e) => e.type === "received" && e.message.includes("marker"), "marker");
+    const refreshes = received.filter((m) => m.includes('action="refresh"'));
+    assert.ok(refreshes.length >= 1 && refreshes.length < 10, `10 refreshes coalesced, got ${refreshes.length}`);
+    assert.equal(refreshes[0], '<turbo-stream action="refresh" request-id="bulk"></turbo-stream>');
+  } finally {
+    consumer.disconnect();
+  }
+});

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletionStage;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import io.quarkiverse.cable.runtime.turbo.RefreshDebouncer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 
@@ -20,6 +21,10 @@ import io.vertx.core.json.Json;
  * <p>
  * A signed stream name is {@code base64(json(name)) + "--" + hex(HMAC-SHA256(key, base64(json(name))))}, the
  * format of Rails' {@code MessageVerifier} with SHA256 and JSON, under {@code quarkus.cable.turbo.signing-key}.
+ * <p>
+ * Broadcasts cover every Turbo 8 stream action turbo-rails sends: the seven element actions with {@code target} or
+ * {@code targets}, {@code method="morph"}, and {@code refresh} with a {@code request-id} and server-side debouncing
+ * ({@link #broadcastRefreshLater}). {@link TurboStream} renders a single element.
  */
 public final class TurboStreams {
 
@@ -28,16 +33,28 @@ public final class TurboStreams {
 
     private final byte[] key;
     private final Cable cable;
+    private final RefreshDebouncer refreshes;
 
     public TurboStreams(byte[] key, Cable cable) {
+        this(key, cable, RefreshDebouncer.withDefaultTimer());
+    }
+
+    /** With a debouncer of its own (tests choose its delay and timer). */
+    TurboStreams(byte[] key, Cable cable, RefreshDebouncer refreshes) {
         this.key = key;
         this.cable = cable;
+        this.refreshes = refreshes;
     }
 
     /** The stream name of {@code streamables}, joined with {@code :} as turbo-rails does. */
     public static String streamName(String... streamables) {
         if (streamables.length == 0) {
             throw new IllegalArgumentException("A Turbo stream needs at least one streamable");
+        }
+        for (String streamable : streamables) {
+            if (streamable == null || streamable.isEmpty()) {
+                throw new IllegalArgumentException("A Turbo streamable is null or empty");
+            }
         }
         return String.join(":", streamables);
     }
@@ -87,25 +104,57 @@ public final class TurboStreams {
 
     /**
      * A {@code <turbo-stream action="..." target="..."><template>html</template></turbo-stream>} payload. {@code html}
-     * is inserted as it is (it is markup); {@code action} and {@code target} are attribute-escaped. For {@code remove}
-     * pass a null {@code html}: the element then has no template.
+     * is inserted as it is (it is markup); {@code action} and {@code target} are attribute-escaped. {@code remove}
+     * carries no template. A null {@code target} throws {@link IllegalArgumentException} (only {@code refresh} has
+     * none); for {@code targets}, {@code method} or {@code refresh}, use {@link TurboStream}.
      */
     public static String streamTag(String action, String target, String html) {
-        StringBuilder tag = new StringBuilder("<turbo-stream action=\"").append(escape(action)).append("\" target=\"")
-                .append(escape(target)).append("\">");
-        if (html != null) {
-            tag.append("<template>").append(html).append("</template>");
-        }
-        return tag.append("</turbo-stream>").toString();
+        return TurboStream.action(action).target(requireTarget(action, target)).template(html).toHtml();
     }
 
     /** Broadcasts a {@code <turbo-stream>} payload to the stream of {@code streamables}; completes at commit. */
     public CompletionStage<Void> broadcast(String action, String target, String html, String... streamables) {
-        return cable.broadcast(streamName(streamables), streamTag(action, target, html));
+        return broadcast(TurboStream.action(action).target(requireTarget(action, target)).template(html), streamables);
+    }
+
+    /** Broadcasts {@code stream} to the stream of {@code streamables}; completes at commit. */
+    public CompletionStage<Void> broadcast(TurboStream stream, String... streamables) {
+        String name = streamName(streamables);
+        return cable.broadcast(name, stream.toHtml());
+    }
+
+    /**
+     * Broadcasts a Turbo 8 {@code refresh} now: every page streaming {@code streamables} reloads itself, except the one
+     * whose request carried {@code requestId} (its {@code X-Turbo-Request-Id}; null refreshes every page).
+     */
+    public CompletionStage<Void> broadcastRefresh(String requestId, String... streamables) {
+        return broadcast(TurboStream.refresh(requestId), streamables);
+    }
+
+    /**
+     * Broadcasts a Turbo 8 {@code refresh} debounced like turbo-rails' {@code broadcast_refresh_later_to}: refreshes of
+     * the same stream and request id within half a second of each other are sent once, half a second after the last.
+     * Completes when that one broadcast commits (every coalesced caller sees its outcome).
+     */
+    public CompletionStage<Void> broadcastRefreshLater(String requestId, String... streamables) {
+        String name = streamName(streamables);
+        String key = name + '\n' + (requestId == null ? "" : requestId);
+        return refreshes.debounce(key, () -> cable.broadcast(name, TurboStream.refresh(requestId).toHtml()));
+    }
+
+    private static String requireTarget(String action, String target) {
+        if (target == null && !TurboStream.REFRESH.equals(action)) {
+            throw new IllegalArgumentException("Turbo stream action '" + action
+                    + "' needs a target (a DOM id); for a CSS selector use TurboStream.action(...).targets(...)");
+        }
+        return target;
     }
 
     /** Escapes text for HTML content and attribute values. */
     public static String escape(String text) {
+        if (text == null) {
+            throw new IllegalArgumentException("Cannot escape a null text");
+        }
         StringBuilder escaped = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

@@ -10,7 +10,6 @@ import jakarta.inject.Singleton;
 
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTarget;
-import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 
@@ -51,8 +50,9 @@ class CableWebSocketProcessor {
                 continue;
             }
             ClassInfo endpoint = streamFrom.target().asClass();
-            List<String> templates = checkedTemplates(endpoint, streamFrom);
-            byEndpoint.put(endpointId(endpoint), templates);
+            List<String> templates = checkedTemplates(endpoint, streamFrom,
+                    EndpointPaths.joinedPath(index.getIndex(), endpoint));
+            byEndpoint.put(EndpointPaths.endpointId(endpoint), templates);
         }
         return SyntheticBeanBuildItem.configure(StreamTemplates.class)
                 .scope(Singleton.class)
@@ -61,13 +61,12 @@ class CableWebSocketProcessor {
                 .done();
     }
 
-    private static List<String> checkedTemplates(ClassInfo endpoint, AnnotationInstance streamFrom) {
+    private static List<String> checkedTemplates(ClassInfo endpoint, AnnotationInstance streamFrom, String path) {
         AnnotationInstance webSocket = endpoint.declaredAnnotation(WEB_SOCKET);
         if (webSocket == null) {
             throw new ConfigurationException("@StreamFrom on " + endpoint.name()
                     + " needs a WebSockets Next endpoint: annotate the class with @WebSocket");
         }
-        String path = webSocket.value("path").asString();
         Set<String> pathParameters = Set.copyOf(ChannelTemplate.parameters(path));
         List<String> templates = List.of(streamFrom.value().asStringArray());
         if (templates.isEmpty()) {
@@ -86,11 +85,5 @@ class CableWebSocketProcessor {
             }
         }
         return templates;
-    }
-
-    /** WebSockets Next identifies an endpoint by {@code endpointId}, defaulting to the class name. */
-    private static String endpointId(ClassInfo endpoint) {
-        AnnotationValue id = endpoint.declaredAnnotation(WEB_SOCKET).value("endpointId");
-        return id == null || id.asString().isEmpty() ? endpoint.name().toString() : id.asString();
     }
 }

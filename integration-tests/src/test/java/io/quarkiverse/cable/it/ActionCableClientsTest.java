@@ -39,6 +39,6 @@ class ActionCableClientsTest {
         System.out.println(output);
         assertThat(finished).as("node finished").isTrue();
         assertThat(node.exitValue()).as("node --test exit code; its output:%n%s", output).isZero();
-        assertThat(output).contains("# pass 5").contains("# fail 0");
+        assertThat(output).contains("# pass 8").contains("# fail 0");
     }
 }

@@ -20,7 +20,8 @@ public final class CableStats {
         WRITE_RETRY,
         TRIM,
         SLOW_CONSUMER,
-        LISTENER
+        LISTENER,
+        ORIGIN
     }
 
     /**

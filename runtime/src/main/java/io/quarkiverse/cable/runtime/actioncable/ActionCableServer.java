@@ -22,6 +22,7 @@ import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.origin.RequestOrigins;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
 import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
@@ -64,6 +65,9 @@ public class ActionCableServer implements CableConnections {
 
     @Inject
     Vertx vertx;
+
+    @Inject
+    RequestOrigins origins;
 
     private final Map<String, ActionCableConnection> connections = new ConcurrentHashMap<>();
     private final IdentifierFrames frames = new IdentifierFrames();
@@ -188,6 +192,9 @@ public class ActionCableServer implements CableConnections {
         if (!"websocket".equalsIgnoreCase(context.request().getHeader(HttpHeaders.UPGRADE))) {
             context.response().setStatusCode(404).end("Page not found");
             return;
+        }
+        if (origins.refused(context)) {
+            return; // a page of another site: answered 403 before identification
         }
         ConnectionIdentification.Upgrade upgrade = ConnectionIdentification.upgrade(context);
         context.request().toWebSocket().onSuccess(socket -> open(socket, upgrade))
