@@ -59,9 +59,11 @@ public class CableAdminResource {
 
     /**
      * Appends {@code
-     * <p>
+     *
+    <p>
      * text
-     * </p>
+     *
+    </p>
      * } to element {@code target} of every page streaming {@code stream}.
      */
     @POST
