@@ -36,13 +36,7 @@ public final class MessageStore {
 
     /** The id of the newest committed message (0 when none was ever written). Never blocks on writers. */
     public long newestId(Connection connection) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql.newestId());
-                ResultSet rows = statement.executeQuery()) {
-            if (!rows.next()) {
-                throw new SQLException("cable_shards has no row for shard 0: the cable schema is incomplete");
-            }
-            return rows.getLong(1);
-        }
+        return shardLastId(connection, sql.newestId());
     }
 
     /** The most channels {@link #poll} filters by in SQL; with more, pass null and filter after reading. */
@@ -235,7 +229,12 @@ public final class MessageStore {
     }
 
     private long lockShard(Connection connection) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql.lockShard());
+        return shardLastId(connection, sql.lockShard());
+    }
+
+    /** Runs a query of the shard row's last_id (plain read or locking read). */
+    private static long shardLastId(Connection connection, String query) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(query);
                 ResultSet rows = statement.executeQuery()) {
             if (!rows.next()) {
                 throw new SQLException("cable_shards has no row for shard 0: the cable schema is incomplete");
