@@ -1,5 +1,7 @@
 package io.quarkiverse.cable.runtime.json;
 
+import java.nio.charset.StandardCharsets;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -27,6 +29,16 @@ public final class JsonPayloads {
             return array.toBuffer().getBytes();
         }
         return mapper().writeValueAsBytes(value);
+    }
+
+    /** {@link #encode} as text; an object Jackson cannot write is an {@link IllegalArgumentException}. */
+    public String encodeText(Object value) {
+        try {
+            return new String(encode(value), StandardCharsets.UTF_8);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(value.getClass().getName() + " could not be written as JSON: "
+                    + e.getOriginalMessage(), e);
+        }
     }
 
     public ObjectMapper mapper() {
