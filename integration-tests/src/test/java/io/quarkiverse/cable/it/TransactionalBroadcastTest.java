@@ -26,6 +26,7 @@ import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.it.todo.TodoItem;
 import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.Internal;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -41,6 +42,7 @@ class TransactionalBroadcastTest {
     Cable cable;
 
     @Inject
+    @Internal
     CableEngine engine;
 
     @Test

@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import jakarta.enterprise.util.AnnotationLiteral;
+
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.Internal;
 import io.quarkus.arc.Arc;
 
 /**
@@ -58,7 +61,12 @@ public final class BroadcastCapture implements AutoCloseable {
     }
 
     public static BroadcastCapture matching(Predicate<String> channels) {
-        return new BroadcastCapture(Arc.container().instance(CableEngine.class).get(), channels);
+        return new BroadcastCapture(Arc.container().instance(CableEngine.class, new InternalLiteral()).get(), channels);
+    }
+
+    /** The qualifier of the extension's own engine bean. */
+    @SuppressWarnings("all")
+    private static final class InternalLiteral extends AnnotationLiteral<Internal> implements Internal {
     }
 
     private void offer(CableMessage message) {
