@@ -42,14 +42,22 @@ public interface Cable {
      * {@code String} is sent as text and a {@code byte[]} as binary, as by the other overloads). An object Jackson
      * cannot write fails the stage with {@link CableException.InvalidMessage}.
      */
-    CompletionStage<Void> broadcast(String channel, Object payload);
+    default CompletionStage<Void> broadcast(String channel, Object payload) {
+        // The extension's Cable encodes objects itself; this default serves other implementations (test doubles).
+        if (payload instanceof byte[] bytes) {
+            return broadcast(channel, bytes);
+        }
+        return broadcast(channel, payload == null ? null : payload.toString());
+    }
 
     /**
      * This cable, except that its broadcasts never join the caller's transaction: they are written at once (and
      * visible to subscribers before the transaction ends, even if it then rolls back). For progress messages of a
      * long transaction, or a stage the caller must wait for inside it.
      */
-    Cable withoutTransaction();
+    default Cable withoutTransaction() {
+        return this;
+    }
 
     /**
      * Subscribes an in-JVM listener to {@code channel}.
