@@ -6,7 +6,17 @@ import java.util.concurrent.CompletionStage;
  * Cross-process publish/subscribe through the application's database.
  * <p>
  * A broadcast on one node reaches every subscriber of its channel on every node that shares the database, exactly
- * once and in per-channel broadcast order. Inject it with {@code @Inject Cable cable}.
+ * once and in per-channel broadcast order. Inject it with {@code @Inject Cable cable}; {@link MutinyCable} offers the
+ * same as {@code Uni} and {@code Multi}.
+ * <p>
+ * <b>Transactions.</b> A broadcast made inside an active JTA transaction ({@code @Transactional}, Panache) joins it:
+ * it is delivered if and only if the transaction commits, never before the commit, and its stage completes after the
+ * commit. When the transaction wrote to the cable's datasource, the broadcast is stored on the transaction's own
+ * connection and commits atomically with the application's data (nothing is lost if the process dies right after
+ * the commit). A transaction that did not use the cable's datasource has its broadcasts sent after its commit, not
+ * atomically with it. Blocking on the stage inside the transaction throws {@link IllegalStateException} (it would
+ * deadlock). {@link #withoutTransaction()} broadcasts at once instead; {@code quarkus.cable.transactional=false}
+ * turns joining off for the whole application.
  */
 public interface Cable {
 
@@ -19,12 +29,35 @@ public interface Cable {
      * {@link CableException.StorageFailed} or {@link CableException.InvalidMessage}; or with
      * {@link CableException.CommitUnknown} when the connection broke during the commit and the outcome could not be
      * learned (the message may then have been stored and delivered). A failure the caller ignores is still logged and
-     * counted.
+     * counted. Inside a transaction, see the class documentation; a rollback fails the stage with
+     * {@link CableException.RolledBack}.
      */
     CompletionStage<Void> broadcast(String channel, String payload);
 
     /** Broadcasts a binary payload; subscribers see {@link CableMessage#binary()} {@code true}. */
     CompletionStage<Void> broadcast(String channel, byte[] payload);
+
+    /**
+     * Broadcasts an object as JSON text, encoded once with the application's Jackson {@code ObjectMapper} (a
+     * {@code String} is sent as text and a {@code byte[]} as binary, as by the other overloads). An object Jackson
+     * cannot write fails the stage with {@link CableException.InvalidMessage}.
+     */
+    default CompletionStage<Void> broadcast(String channel, Object payload) {
+        // The extension's Cable encodes objects itself; this default serves other implementations (test doubles).
+        if (payload instanceof byte[] bytes) {
+            return broadcast(channel, bytes);
+        }
+        return broadcast(channel, payload == null ? null : payload.toString());
+    }
+
+    /**
+     * This cable, except that its broadcasts never join the caller's transaction: they are written at once (and
+     * visible to subscribers before the transaction ends, even if it then rolls back). For progress messages of a
+     * long transaction, or a stage the caller must wait for inside it.
+     */
+    default Cable withoutTransaction() {
+        return this;
+    }
 
     /**
      * Subscribes an in-JVM listener to {@code channel}.

@@ -44,6 +44,17 @@ public abstract sealed class CableException extends RuntimeException {
         }
     }
 
+    /**
+     * The transaction the broadcast joined rolled back (or was already marked for rollback); nobody receives it. When
+     * storing the broadcasts is what failed the transaction, that failure is the cause.
+     */
+    public static final class RolledBack extends CableException {
+        public RolledBack(int broadcasts, Throwable cause) {
+            super("The transaction holding " + broadcasts + " broadcast" + (broadcasts == 1 ? "" : "s")
+                    + " rolled back; nobody receives " + (broadcasts == 1 ? "it" : "them"), cause);
+        }
+    }
+
     /** The channel name or payload is null, empty or over its configured limit. */
     public static final class InvalidMessage extends CableException {
         public InvalidMessage(String message) {

@@ -10,6 +10,10 @@ import io.quarkus.websockets.next.WebSocketConnection;
 @FunctionalInterface
 public interface StreamCallback {
 
-    /** The text frame to send to {@code connection}, or null to send nothing for this message. */
-    String apply(CableMessage message, WebSocketConnection connection);
+    /**
+     * What to send to {@code connection} for this message, or null to send nothing: a {@code String} is sent as a
+     * text frame, a {@code byte[]} as a binary frame, and any other object as a text frame of its JSON, written with
+     * the application's Jackson {@code ObjectMapper}.
+     */
+    Object apply(CableMessage message, WebSocketConnection connection);
 }

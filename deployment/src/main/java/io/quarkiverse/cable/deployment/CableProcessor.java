@@ -6,6 +6,8 @@ import java.util.Set;
 
 import jakarta.inject.Singleton;
 
+import org.jboss.jandex.DotName;
+
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.entity.CableChannelEntity;
 import io.quarkiverse.cable.entity.CableMessageEntity;
@@ -14,14 +16,19 @@ import io.quarkiverse.cable.runtime.CableRecorder;
 import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.config.CableBuildTimeConfig;
 import io.quarkiverse.cable.runtime.config.CableBuildTimeConfig.Adapter;
+import io.quarkiverse.cable.runtime.mutiny.MutinyCableBean;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
 import io.quarkus.agroal.spi.JdbcDataSourceSchemaReadyBuildItem;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeansRuntimeInitBuildItem;
+import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.quarkus.datasource.deployment.spi.DefaultDataSourceDbKindBuildItem;
 import io.quarkus.datasource.runtime.DataSourceBuildTimeConfig;
 import io.quarkus.datasource.runtime.DataSourcesBuildTimeConfig;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.Consume;
@@ -140,6 +147,25 @@ class CableProcessor {
                 .done());
     }
 
+    /** Broadcasts join JTA transactions when the application has a transaction manager, unless turned off. */
+    private static boolean joinsTransactions(Capabilities capabilities, CableBuildTimeConfig config) {
+        return config.transactional() && capabilities.isPresent(Capability.TRANSACTIONS);
+    }
+
+    /** The transaction manager is looked up programmatically at startup; the Mutiny API is a bean of its own. */
+    @BuildStep
+    void transactionAndMutinyBeans(Capabilities capabilities, CableBuildTimeConfig config,
+            BuildProducer<UnremovableBeanBuildItem> unremovable, BuildProducer<AdditionalBeanBuildItem> beans) {
+        if (joinsTransactions(capabilities, config)) {
+            unremovable.produce(UnremovableBeanBuildItem.beanTypes(DotName.createSimple(
+                    "jakarta.transaction.TransactionManager"),
+                    DotName.createSimple("jakarta.transaction.TransactionSynchronizationRegistry")));
+        }
+        unremovable.produce(UnremovableBeanBuildItem.beanTypes(DotName.createSimple(
+                "com.fasterxml.jackson.databind.ObjectMapper")));
+        beans.produce(AdditionalBeanBuildItem.unremovableOf(MutinyCableBean.class));
+    }
+
     /**
      * Starts the cable once the datasources exist: creates the tables, then the poller and writer. Hibernate ORM
      * waits for the schema-ready item, so its validation sees the tables.
@@ -148,8 +174,9 @@ class CableProcessor {
     @Record(ExecutionTime.RUNTIME_INIT)
     @Consume(SyntheticBeansRuntimeInitBuildItem.class)
     ServiceStartBuildItem start(CableRecorder recorder, CableEngineBuildItem engine, CableAdapterBuildItem adapter,
-            ShutdownContextBuildItem shutdown, BuildProducer<JdbcDataSourceSchemaReadyBuildItem> schemaReady) {
-        recorder.start(engine.engine(), shutdown);
+            ShutdownContextBuildItem shutdown, BuildProducer<JdbcDataSourceSchemaReadyBuildItem> schemaReady,
+            Capabilities capabilities, CableBuildTimeConfig config) {
+        recorder.start(engine.engine(), shutdown, joinsTransactions(capabilities, config));
         if (adapter.isDatabase()) {
             schemaReady.produce(new JdbcDataSourceSchemaReadyBuildItem(List.of(adapter.datasourceName())));
         }

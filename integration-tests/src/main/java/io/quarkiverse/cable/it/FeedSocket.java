@@ -15,6 +15,10 @@ import io.smallrye.mutiny.Uni;
 @WebSocket(path = "/feed")
 public class FeedSocket {
 
+    /** What the {@code json} stream's callback returns: sent as its JSON. */
+    public record Relayed(String channel, String text) {
+    }
+
     @Inject
     CableStreams streams;
 
@@ -29,6 +33,9 @@ public class FeedSocket {
             case "shout" -> Uni.createFrom().completionStage(streams.start(connection, channel,
                     (message, target) -> message.text().toUpperCase() + "|" + Thread.currentThread().isVirtual() + "|"
                             + Thread.currentThread().getName()))
+                    .replaceWith("started:" + channel);
+            case "json" -> Uni.createFrom().completionStage(streams.start(connection, channel,
+                    (message, target) -> new Relayed(message.channel(), message.text())))
                     .replaceWith("started:" + channel);
             case "stop" -> {
                 streams.stop(connection, channel);

@@ -19,11 +19,13 @@ import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.database.DatabaseTransport;
 import io.quarkiverse.cable.runtime.delivery.Delivery;
 import io.quarkiverse.cable.runtime.delivery.OrderedMailbox;
+import io.quarkiverse.cable.runtime.json.JsonPayloads;
 import io.quarkiverse.cable.runtime.memory.MemoryTransport;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
+import io.quarkiverse.cable.runtime.transaction.TransactionalBroadcasts;
 
 /**
  * The {@link Cable} behind the bean: validates broadcasts and subscriptions, hands them to the transport, and makes
@@ -43,6 +45,11 @@ public final class CableEngine implements Cable {
     private final int maxChannelLength;
     private final long maxPayloadSize;
     private final int subscriberBuffer;
+    private final JsonPayloads json = new JsonPayloads();
+    private final BroadcastTaps taps = new BroadcastTaps();
+    private final Cable withoutTransaction = new ImmediateCable(this);
+    /** Null unless broadcasts join the caller's JTA transaction (set once at start). */
+    private volatile TransactionalBroadcasts transactions;
 
     private CableEngine(CableRuntimeConfig config, BiFunction<SubscriberMap, CableStats, Transport> transport) {
         CableConfigCheck.validate(config);
@@ -69,18 +76,61 @@ public final class CableEngine implements Cable {
 
     @Override
     public CompletionStage<Void> broadcast(String channel, String payload) {
-        if (payload == null) {
-            return rejected(new CableException.InvalidMessage("Cable broadcast payload must not be null"));
-        }
-        return send(channel, payload.getBytes(StandardCharsets.UTF_8), false);
+        return broadcast(channel, (Object) payload, true);
     }
 
     @Override
     public CompletionStage<Void> broadcast(String channel, byte[] payload) {
+        return broadcast(channel, (Object) payload, true);
+    }
+
+    @Override
+    public CompletionStage<Void> broadcast(String channel, Object payload) {
+        return broadcast(channel, payload, true);
+    }
+
+    @Override
+    public Cable withoutTransaction() {
+        return withoutTransaction;
+    }
+
+    /**
+     * Broadcasts text ({@code String}), bytes ({@code byte[]}) or any other object as JSON; {@code joinTransaction}
+     * false never joins the caller's transaction.
+     */
+    CompletionStage<Void> broadcast(String channel, Object payload, boolean joinTransaction) {
         if (payload == null) {
             return rejected(new CableException.InvalidMessage("Cable broadcast payload must not be null"));
         }
-        return send(channel, payload, true);
+        if (payload instanceof String text) {
+            return send(channel, text.getBytes(StandardCharsets.UTF_8), false, joinTransaction);
+        }
+        if (payload instanceof byte[] bytes) {
+            return send(channel, bytes, true, joinTransaction);
+        }
+        byte[] encoded;
+        try {
+            encoded = json.encode(payload);
+        } catch (Exception e) {
+            return rejected(new CableException.InvalidMessage("Cable broadcast payload on '" + channel + "' ("
+                    + payload.getClass().getName() + ") could not be written as JSON: " + e.getMessage()));
+        }
+        return send(channel, encoded, false, joinTransaction);
+    }
+
+    /** From now on, broadcasts made inside an active JTA transaction join it. */
+    public void joinTransactions(TransactionalBroadcasts transactions) {
+        this.transactions = transactions;
+    }
+
+    /** The JSON codec of broadcast objects and action parameters (the application's ObjectMapper). */
+    public JsonPayloads json() {
+        return json;
+    }
+
+    /** Observers of committed broadcasts (the testing helper). */
+    public BroadcastTaps taps() {
+        return taps;
     }
 
     @Override
@@ -155,7 +205,7 @@ public final class CableEngine implements Cable {
         transport.stop();
     }
 
-    private CompletionStage<Void> send(String channel, byte[] payload, boolean binary) {
+    private CompletionStage<Void> send(String channel, byte[] payload, boolean binary, boolean joinTransaction) {
         String problem = channelProblem(channel);
         if (problem != null) {
             return rejected(new CableException.InvalidMessage(problem));
@@ -166,10 +216,19 @@ public final class CableEngine implements Cable {
                     + " bytes)"));
         }
         stats.broadcastAccepted();
-        CompletableFuture<Void> result = transport.send(new OutgoingMessage(channel, ChannelHash.of(channel), payload,
-                binary, System.nanoTime(), new CompletableFuture<>()));
+        OutgoingMessage message = new OutgoingMessage(channel, ChannelHash.of(channel), payload, binary,
+                System.nanoTime(), new CompletableFuture<>());
+        TransactionalBroadcasts joined = joinTransaction ? transactions : null;
+        CompletableFuture<Void> inTransaction = joined == null ? null : joined.join(message);
+        CompletableFuture<Void> result = inTransaction != null ? inTransaction : transport.send(message);
         result.whenComplete((ignored, failure) -> {
-            if (failure != null) {
+            if (failure == null) {
+                if (!taps.isEmpty()) {
+                    taps.committed(channel, payload, binary);
+                }
+            } else if (failure instanceof CableException.RolledBack) {
+                // The application's transaction decided; nothing failed in the cable.
+            } else {
                 failures.record(kindOf(failure), "Cable broadcast on '" + channel + "' failed: " + failure.getMessage(),
                         failure instanceof CableException.StorageFailed
                                 || failure instanceof CableException.CommitUnknown ? failure.getCause() : null);
@@ -192,6 +251,9 @@ public final class CableEngine implements Cable {
         }
         if (failure instanceof CableException.CommitUnknown) {
             return CableStats.Failure.COMMIT_UNKNOWN;
+        }
+        if (failure instanceof CableException.InvalidMessage) {
+            return CableStats.Failure.INVALID;
         }
         return CableStats.Failure.STORAGE;
     }

@@ -4,6 +4,7 @@ import javax.sql.DataSource;
 
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkiverse.cable.runtime.transaction.TransactionJoining;
 import io.quarkus.agroal.runtime.AgroalDataSourceUtil;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.ShutdownContext;
@@ -32,9 +33,13 @@ public class CableRecorder {
         return new RuntimeValue<>(CableEngine.memory(config.getValue()));
     }
 
-    public void start(RuntimeValue<CableEngine> cable, ShutdownContext shutdown) {
+    /** {@code transactional}: the application has a transaction manager and quarkus.cable.transactional is true. */
+    public void start(RuntimeValue<CableEngine> cable, ShutdownContext shutdown, boolean transactional) {
         CableEngine engine = cable.getValue();
         engine.start();
+        if (transactional) {
+            TransactionJoining.enable(engine, config.getValue().writer().queueCapacity());
+        }
         shutdown.addShutdownTask(engine::stop);
     }
 

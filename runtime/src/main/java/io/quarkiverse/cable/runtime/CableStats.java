@@ -48,6 +48,8 @@ public final class CableStats {
     private final LongAdder broadcasts = new LongAdder();
     private final LongAdder committed = new LongAdder();
     private final LongAdder batches = new LongAdder();
+    private final LongAdder transactionalBroadcasts = new LongAdder();
+    private final LongAdder afterCommitBroadcasts = new LongAdder();
     private final LongAdder polls = new LongAdder();
     private final LongAdder deliveries = new LongAdder();
     private final LongAdder rowsTrimmed = new LongAdder();
@@ -76,6 +78,20 @@ public final class CableStats {
         batches.increment();
         committed.add(size);
         observer.batchCommitted(size);
+    }
+
+    /** {@code size} broadcasts committed with an application's transaction, on its connection. */
+    public void committedInTransaction(int size) {
+        transactionalBroadcasts.add(size);
+        committed.add(size);
+    }
+
+    /**
+     * {@code size} broadcasts of a transaction that did not use the cable's datasource, handed to the transport after
+     * its commit (not atomic with it).
+     */
+    public void sentAfterCommit(int size) {
+        afterCommitBroadcasts.add(size);
     }
 
     /** A broadcast ordered without a database (memory adapter). */
@@ -122,6 +138,16 @@ public final class CableStats {
 
     public long batches() {
         return batches.sum();
+    }
+
+    /** Broadcasts committed with an application's transaction. */
+    public long transactionalBroadcasts() {
+        return transactionalBroadcasts.sum();
+    }
+
+    /** Broadcasts of transactions that did not use the cable's datasource, sent after their commit. */
+    public long afterCommitBroadcasts() {
+        return afterCommitBroadcasts.sum();
     }
 
     public long polls() {

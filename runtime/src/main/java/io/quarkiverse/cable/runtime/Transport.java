@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 import io.quarkiverse.cable.runtime.store.PolledMessage;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
+import io.quarkiverse.cable.runtime.transaction.TransactionStore;
 
 /**
  * What carries broadcasts from {@link CableEngine} to subscribers: the database (every node) or memory (this node).
@@ -29,6 +30,14 @@ public interface Transport {
 
     /** Stops accepting broadcasts, stores what was accepted, then stops delivering. */
     void stop();
+
+    /**
+     * Where broadcasts made inside an application's transaction are written on that transaction's connection; empty
+     * when the transport stores nothing (they are then sent after the commit).
+     */
+    default Optional<TransactionStore> transactionStore() {
+        return Optional.empty();
+    }
 
     /** The datasource that stores the messages; empty when the transport stores nothing. */
     default Optional<String> datasource() {

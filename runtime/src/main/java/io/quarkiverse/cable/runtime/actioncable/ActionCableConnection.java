@@ -1,7 +1,5 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -223,17 +221,17 @@ final class ActionCableConnection {
         }
         String action = ActionCableCommand.action(payload);
         ChannelRegistry.Channel channel = subscription.channel();
-        Method method = action == null ? null : channel.actions().get(action);
-        if (method == null) {
+        CableActionInvoker invoker = action == null ? null : channel.action(action);
+        if (invoker == null) {
             invalid("sent a message that is unable to process " + channel.name() + "#"
                     + ActionCableCommand.clip(String.valueOf(payload.getValue("action"))));
             return;
         }
         try {
-            method.invoke(subscription.handler(), subscription, payload);
-        } catch (InvocationTargetException e) {
-            server.listenerFailure("Action Cable channel " + channel.name() + "#" + action + " failed: " + e.getCause());
-        } catch (ReflectiveOperationException e) {
+            invoker.invoke(subscription.handler(), subscription, payload, server.json());
+        } catch (CableActionInvoker.UndecodableData e) {
+            invalid("sent " + channel.name() + "#" + ActionCableCommand.clip(action) + " " + e.getMessage());
+        } catch (Exception e) {
             server.listenerFailure("Action Cable channel " + channel.name() + "#" + action + " failed: " + e);
         }
     }

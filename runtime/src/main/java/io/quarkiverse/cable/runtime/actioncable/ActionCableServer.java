@@ -22,6 +22,7 @@ import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.json.JsonPayloads;
 import io.quarkiverse.cable.runtime.origin.RequestOrigins;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
@@ -129,6 +130,10 @@ public class ActionCableServer implements CableConnections {
     /** Identifiers with at least one stream on this node (each has one frame encoder). */
     public int encoderCount() {
         return frames.size();
+    }
+
+    JsonPayloads json() {
+        return engine.json();
     }
 
     CableEngine engine() {

@@ -1,20 +1,24 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
-import java.lang.reflect.Method;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.quarkiverse.cable.ChannelHandler;
-import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkus.arc.Arc;
-import io.vertx.core.json.JsonObject;
 
 /** The {@code @CableChannel} beans found and checked at build time, by channel name, with their actions. */
 public final class ChannelRegistry {
 
-    /** A channel: its bean class and its actions (action name to method). */
-    public record Channel(String name, Class<?> beanClass, Map<String, Method> actions) {
+    /** A channel: its bean class and the names of its actions. */
+    public record Channel(String name, Class<?> beanClass, Set<String> actions) {
+
+        /** The invoker of {@code action} (generated at build time), or null when the channel has no such action. */
+        CableActionInvoker action(String action) {
+            return actions.contains(action) ? CableActionInvokers.get(name, action) : null;
+        }
 
         ChannelHandler handler() {
             return (ChannelHandler) Arc.container().instance(beanClass).get();
@@ -36,15 +40,11 @@ public final class ChannelRegistry {
         classes.forEach((name, className) -> {
             try {
                 Class<?> beanClass = Class.forName(className, false, loader);
-                Map<String, Method> methods = new HashMap<>();
+                Set<String> names = new HashSet<>();
                 for (String entry : actions.getOrDefault(name, List.of())) {
-                    int equals = entry.indexOf('=');
-                    Method method = beanClass.getDeclaredMethod(entry.substring(equals + 1), ChannelSubscription.class,
-                            JsonObject.class);
-                    method.setAccessible(true);
-                    methods.put(entry.substring(0, equals), method);
+                    names.add(entry.substring(0, entry.indexOf('=')));
                 }
-                found.put(name, new Channel(name, beanClass, Map.copyOf(methods)));
+                found.put(name, new Channel(name, beanClass, Set.copyOf(names)));
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("Cannot load cable channel " + name + " (" + className + ")", e);
             }

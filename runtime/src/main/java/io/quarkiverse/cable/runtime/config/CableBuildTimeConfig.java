@@ -38,6 +38,15 @@ public interface CableBuildTimeConfig {
     String persistenceUnit();
 
     /**
+     * Whether a broadcast made inside an active JTA transaction (`@Transactional`, Panache) joins it: delivered if
+     * and only if the transaction commits, and stored atomically with it when the transaction uses the cable's
+     * datasource. `false` broadcasts at once everywhere, as `Cable.withoutTransaction()` does for one call. Applies
+     * only when the application has a transaction manager (`quarkus-narayana-jta`, which Hibernate ORM brings).
+     */
+    @WithDefault("true")
+    boolean transactional();
+
+    /**
      * Health check settings.
      */
     HealthBuildTime health();

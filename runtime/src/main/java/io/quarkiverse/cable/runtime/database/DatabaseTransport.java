@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.Transport;
@@ -24,6 +25,8 @@ import io.quarkiverse.cable.runtime.store.SchemaManager;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
+import io.quarkiverse.cable.runtime.transaction.DatabaseTransactionStore;
+import io.quarkiverse.cable.runtime.transaction.TransactionStore;
 import io.quarkiverse.cable.runtime.trim.Trimmer;
 import io.quarkiverse.cable.runtime.writer.BatchWriter;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
@@ -92,6 +95,17 @@ public final class DatabaseTransport implements Transport {
         }
         writer.start(threadSuffix());
         trimmer.start(threadSuffix());
+    }
+
+    @Override
+    public Optional<TransactionStore> transactionStore() {
+        if (store == null || !(store.dataSource() instanceof AgroalDataSource agroal)) {
+            return Optional.empty();
+        }
+        return Optional.of(new DatabaseTransactionStore(agroal, store, rows -> {
+            poller.wake();
+            trimmer.afterWrite(rows);
+        }));
     }
 
     @Override

@@ -30,6 +30,10 @@ public final class MessageStore {
         this.sql = sql;
     }
 
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
     public Connection connection() throws SQLException {
         return dataSource.getConnection();
     }
@@ -103,10 +107,26 @@ public final class MessageStore {
         }
     }
 
+    /**
+     * Writes a batch inside an application's transaction (on its enlisted connection) and returns the last id
+     * assigned. Takes the shard lock, held until that transaction ends, like the writer's batches. The transaction's
+     * snapshot may predate the lock (MariaDB and MySQL at REPEATABLE READ), so the channel positions are read with a
+     * locking read, which sees the newest committed ones whatever the isolation level.
+     */
+    public long writeInTransaction(Connection connection, List<OutgoingMessage> batch, Instant now)
+            throws SQLException {
+        long lastId = lockShard(connection);
+        return writeLocked(connection, batch, now, lastId, channelPositions(connection, batch, true));
+    }
+
     private long writeLocked(Connection connection, List<OutgoingMessage> batch, Instant now, long lastId)
             throws SQLException {
+        return writeLocked(connection, batch, now, lastId, channelPositions(connection, batch, false));
+    }
+
+    private long writeLocked(Connection connection, List<OutgoingMessage> batch, Instant now, long lastId,
+            Map<Long, ChannelPosition> channels) throws SQLException {
         LocalDateTime timestamp = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
-        Map<Long, ChannelPosition> channels = channelPositions(connection, batch);
         try (PreparedStatement insert = connection.prepareStatement(sql.insertMessage())) {
             for (OutgoingMessage message : batch) {
                 ChannelPosition channel = channels.get(message.channelHash());
@@ -243,8 +263,8 @@ public final class MessageStore {
         }
     }
 
-    private Map<Long, ChannelPosition> channelPositions(Connection connection, List<OutgoingMessage> batch)
-            throws SQLException {
+    private Map<Long, ChannelPosition> channelPositions(Connection connection, List<OutgoingMessage> batch,
+            boolean lockingRead) throws SQLException {
         Map<Long, ChannelPosition> channels = new LinkedHashMap<>();
         for (OutgoingMessage message : batch) {
             channels.computeIfAbsent(message.channelHash(), hash -> new ChannelPosition(hash, message.channel()));
@@ -252,8 +272,9 @@ public final class MessageStore {
         long[] hashes = channels.keySet().stream().mapToLong(Long::longValue).toArray();
         for (int from = 0; from < hashes.length; from += InList.MAX) {
             int to = Math.min(hashes.length, from + InList.MAX);
-            try (PreparedStatement select = connection
-                    .prepareStatement(sql.selectChannelPositions(InList.bucket(to - from)))) {
+            int count = InList.bucket(to - from);
+            try (PreparedStatement select = connection.prepareStatement(
+                    lockingRead ? sql.selectChannelPositionsForUpdate(count) : sql.selectChannelPositions(count))) {
                 InList.bind(select, 1, hashes, from, to);
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {

@@ -96,6 +96,15 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
                 + InList.placeholders(hashCount) + ")";
     }
 
+    /**
+     * Like {@link #selectChannelPositions}, as a locking read: inside an application's transaction a plain read may
+     * see a snapshot older than the writers' lock (MariaDB and MySQL at REPEATABLE READ); a locking read sees the
+     * newest committed positions.
+     */
+    public String selectChannelPositionsForUpdate(int hashCount) {
+        return selectChannelPositions(hashCount) + " FOR UPDATE";
+    }
+
     public String insertChannel() {
         return "INSERT INTO cable_channels (channel_hash, channel, epoch, last_position, last_message_id, created_at,"
                 + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)";

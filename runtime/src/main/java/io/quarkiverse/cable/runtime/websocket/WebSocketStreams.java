@@ -225,9 +225,11 @@ public class WebSocketStreams implements CableStreams {
             }, outbox.limits().maxPendingFrames());
         }
         return new OrderedMailbox(message -> {
-            String frame = callback.apply(message, connection);
-            if (frame != null) {
+            Object frame = callback.apply(message, connection);
+            if (frame instanceof String || frame instanceof byte[]) {
                 outbox.send(frame);
+            } else if (frame != null) {
+                outbox.send(engine.json().encodeText(frame));
             }
         }, outbox.limits().maxPendingFrames(), (message, failure) -> engine.recordFailure(CableStats.Failure.LISTENER,
                 "Cable stream callback on '" + message.channel() + "' failed for message " + message.id() + ": "

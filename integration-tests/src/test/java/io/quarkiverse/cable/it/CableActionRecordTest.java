@@ -1,0 +1,65 @@
+package io.quarkiverse.cable.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.cable.it.todo.TodoResource;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.Internal;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.testing.BroadcastCapture;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * A {@code @CableAction} taking a record (TodoChannel#add): called through its build-time invoker with the record
+ * decoded from the action's JSON; data that does not decode is reported as bad input and the connection goes on.
+ */
+@QuarkusTest
+class CableActionRecordTest {
+
+    private static final String IDENTIFIER = "{\"channel\":\"TodoChannel\"}";
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    @Internal
+    CableEngine engine;
+
+    @Test
+    void recordParameterIsDecodedAndUndecodableDataIsBadInput() throws Exception {
+        String title = "from action " + System.nanoTime();
+        try (BroadcastCapture capture = BroadcastCapture.channel(TodoResource.CHANNEL);
+                WsClient client = WsClient.connect(vertx, base, "/cable", ActionCableProtocolTest.V1)) {
+            client.send(ActionCableProtocolTest.subscribe(IDENTIFIER));
+            client.awaitFrame(ActionCableProtocolTest.confirm(IDENTIFIER));
+
+            long invalidBefore = engine.stats().failures(CableStats.Failure.INVALID);
+            client.send(ActionCableProtocolTest.perform(IDENTIFIER,
+                    new JsonObject().put("action", "add").put("title", new JsonObject().put("not", "a string"))));
+            await().atMost(Collector.TIMEOUT)
+                    .until(() -> engine.stats().failures(CableStats.Failure.INVALID) > invalidBefore);
+
+            client.send(ActionCableProtocolTest.perform(IDENTIFIER,
+                    new JsonObject().put("action", "add").put("title", title)));
+            assertThat(capture.await(1)).hasSize(1);
+            JsonObject event = new JsonObject(capture.messages().get(0).text());
+            assertThat(event.getJsonObject("item").getString("title")).isEqualTo(title);
+            // The subscriber itself receives the broadcast through its stream.
+            await().atMost(Collector.TIMEOUT).until(() -> client.received.stream().anyMatch(f -> f.contains(title)));
+            assertThat(capture.count()).isEqualTo(1);
+        }
+    }
+}
