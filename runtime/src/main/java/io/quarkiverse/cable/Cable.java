@@ -69,6 +69,22 @@ public interface Cable {
      */
     Subscription subscribe(String channel, CableListener listener);
 
+    /**
+     * Subscribes an in-JVM listener to {@code channel} and first replays what it missed: every message committed after
+     * {@code after} (a position taken from a delivered message, {@link CableMessage#streamPosition()}).
+     * <p>
+     * The listener receives the missed messages in position order, then the live ones, with no gap, no duplicate and
+     * no reordering between the two, however many nodes broadcast meanwhile: the subscription's starting line is
+     * recorded first and the replay ends exactly there. {@link Subscription#confirmed()} completes once the replay is
+     * read and handed to the listener's queue.
+     * <p>
+     * When that history is not all there any more (trimmed, its epoch changed, the position never existed, or more
+     * than {@code quarkus.cable.history.max-replay} messages were missed), nothing is replayed and the subscription
+     * ends: {@code confirmed()} and {@code closed()} fail with {@link CableException.HistoryUnavailable}, which tells
+     * the reason. The caller then reloads its state and subscribes afresh.
+     */
+    Subscription subscribe(String channel, StreamPosition after, CableListener listener);
+
     /** Which adapter carries the broadcasts: {@code database} or {@code memory}. */
     String adapter();
 }

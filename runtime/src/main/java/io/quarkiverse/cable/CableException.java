@@ -69,4 +69,38 @@ public abstract sealed class CableException extends RuntimeException {
                     + " messages behind (quarkus.cable.subscriber-buffer)", null);
         }
     }
+
+    /**
+     * The history a subscriber asked for (the messages after a {@link StreamPosition}) is not all there any more, so
+     * nothing of it was replayed. The subscriber must reload its state from its source of truth, then subscribe
+     * without a position (or with a fresh one).
+     */
+    public static final class HistoryUnavailable extends CableException {
+
+        /** Why the history cannot be replayed completely. */
+        public enum Reason {
+            /** The channel's epoch is not the one of the position: its history was lost or reset. */
+            EPOCH_CHANGED,
+            /** The channel has no stored history at all (never written, or its row was deleted). */
+            UNKNOWN_STREAM,
+            /** The position is above the channel's newest message: it never existed in this epoch. */
+            OFFSET_BEYOND_NEWEST,
+            /** Some of the messages after the position were trimmed (older than the history window). */
+            TRIMMED,
+            /** More messages were missed than {@code quarkus.cable.history.max-replay} allows to replay. */
+            TOO_LARGE
+        }
+
+        private final Reason reason;
+
+        public HistoryUnavailable(String channel, StreamPosition after, Reason reason, String detail) {
+            super("History of '" + channel + "' after " + after.epoch() + "/" + after.offset() + " is unavailable ("
+                    + reason.name().toLowerCase(java.util.Locale.ROOT) + "): " + detail, null);
+            this.reason = reason;
+        }
+
+        public Reason reason() {
+            return reason;
+        }
+    }
 }

@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableListener;
+import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.config.CableConfigCheck;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
@@ -20,6 +21,11 @@ import io.quarkiverse.cable.runtime.database.DatabaseTransport;
 import io.quarkiverse.cable.runtime.delivery.Delivery;
 import io.quarkiverse.cable.runtime.delivery.OrderedMailbox;
 import io.quarkiverse.cable.runtime.json.JsonPayloads;
+import io.quarkiverse.cable.runtime.history.HeldDelivery;
+import io.quarkiverse.cable.runtime.history.HistoryRequest;
+import io.quarkiverse.cable.runtime.history.HistorySettings;
+import io.quarkiverse.cable.runtime.history.Recovery;
+import io.quarkiverse.cable.runtime.history.RecoveryOutcomes;
 import io.quarkiverse.cable.runtime.memory.MemoryTransport;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
@@ -50,12 +56,14 @@ public final class CableEngine implements Cable {
     private final Cable withoutTransaction = new ImmediateCable(this);
     /** Null unless broadcasts join the caller's JTA transaction (set once at start). */
     private volatile TransactionalBroadcasts transactions;
+    private final HistorySettings historySettings;
 
     private CableEngine(CableRuntimeConfig config, BiFunction<SubscriberMap, CableStats, Transport> transport) {
         CableConfigCheck.validate(config);
         this.maxChannelLength = config.maxChannelLength();
         this.maxPayloadSize = config.maxPayloadSize().asLongValue();
         this.subscriberBuffer = config.subscriberBuffer();
+        this.historySettings = HistorySettings.from(config);
         this.transport = transport.apply(subscribers, stats);
     }
 
@@ -71,7 +79,8 @@ public final class CableEngine implements Cable {
 
     /** A cable on the {@code memory} adapter: this process only. */
     public static CableEngine memory(CableRuntimeConfig config) {
-        return new CableEngine(config, MemoryTransport::new);
+        return new CableEngine(config,
+                (subscribers, stats) -> new MemoryTransport(subscribers, stats, HistorySettings.from(config)));
     }
 
     @Override
@@ -143,11 +152,58 @@ public final class CableEngine implements Cable {
                         + message.channel() + "' failed for message " + message.id(), failure)));
     }
 
+    @Override
+    public Subscription subscribe(String channel, StreamPosition after, CableListener listener) {
+        if (listener == null) {
+            throw new CableException.InvalidMessage("Cable subscription listener must not be null");
+        }
+        if (after == null) {
+            throw new CableException.InvalidMessage("Cable subscription position must not be null");
+        }
+        // The mailbox takes the whole replay and the live messages held meanwhile at once.
+        OrderedMailbox mailbox = new OrderedMailbox(listener, subscriberBuffer + historySettings.maxReplay(),
+                (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
+                        + message.channel() + "' failed for message " + message.id(), failure));
+        return subscribe(channel, mailbox, new HistoryRequest.After(after), subscriberBuffer,
+                new RecoveryOutcomes.EndOnFailure(channel, subscriberBuffer));
+    }
+
+    /**
+     * Subscribes {@code delivery} with a history step: live messages are held (at most {@code holdLimit}) while what
+     * {@code request} asks for is read; then {@code outcome} decides what to do with the replay or the refusal (and
+     * when to confirm). The subscription's starting line is recorded first, so replay and live meet without a gap or
+     * an overlap.
+     */
+    public LocalSubscription subscribe(String channel, Delivery delivery, HistoryRequest request, int holdLimit,
+            RecoveryOutcomes.Factory outcome) {
+        HeldDelivery held = new HeldDelivery(delivery, holdLimit);
+        LocalSubscription subscription = newSubscription(channel, held);
+        subscription.onStart(started -> new Recovery(transport.history(), stats).replay(started, request,
+                outcome.create(started, held)));
+        transport.startSubscription(subscription);
+        return subscription;
+    }
+
+    public HistorySettings historySettings() {
+        return historySettings;
+    }
+
+    /** How many messages a subscription may have waiting ({@code quarkus.cable.subscriber-buffer}). */
+    public int subscriberBuffer() {
+        return subscriberBuffer;
+    }
+
     /**
      * Subscribes any {@link Delivery}, with the same starting-line guarantee as {@link #subscribe(String, CableListener)}.
      * A direct delivery runs on the dispatching thread (the poller), so it must never block.
      */
     public LocalSubscription subscribe(String channel, Delivery delivery) {
+        LocalSubscription subscription = newSubscription(channel, delivery);
+        transport.startSubscription(subscription);
+        return subscription;
+    }
+
+    private LocalSubscription newSubscription(String channel, Delivery delivery) {
         String problem = channelProblem(channel);
         if (problem != null) {
             throw new CableException.InvalidMessage(problem);
@@ -159,7 +215,6 @@ public final class CableEngine implements Cable {
                 failures.record(CableStats.Failure.SLOW_CONSUMER, failure.getMessage(), null);
             }
         });
-        transport.startSubscription(subscription);
         return subscription;
     }
 

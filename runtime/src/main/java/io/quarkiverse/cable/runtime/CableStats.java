@@ -4,6 +4,8 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.quarkiverse.cable.CableException;
+
 /**
  * Counters of one cable, updated on the data path without locks. Health checks and metrics read them; only the data
  * path's components record into them, through the methods below.
@@ -54,6 +56,11 @@ public final class CableStats {
     private final LongAdder deliveries = new LongAdder();
     private final LongAdder rowsTrimmed = new LongAdder();
     private final Map<Failure, LongAdder> failures = new EnumMap<>(Failure.class);
+    private final LongAdder replaysServed = new LongAdder();
+    private final LongAdder messagesReplayed = new LongAdder();
+    private final LongAdder replayFailures = new LongAdder();
+    private final Map<CableException.HistoryUnavailable.Reason, LongAdder> replaysRejected = new EnumMap<>(
+            CableException.HistoryUnavailable.Reason.class);
     private volatile Observer observer = Observer.NONE;
     private volatile long lastPollLagMillis;
     private volatile long lastPollDurationNanos;
@@ -62,6 +69,41 @@ public final class CableStats {
         for (Failure failure : Failure.values()) {
             failures.put(failure, new LongAdder());
         }
+        for (CableException.HistoryUnavailable.Reason reason : CableException.HistoryUnavailable.Reason.values()) {
+            replaysRejected.put(reason, new LongAdder());
+        }
+    }
+
+    /** A recovery whose whole history ({@code messages} of them, maybe none) was replayed. */
+    public void replayServed(int messages) {
+        replaysServed.increment();
+        messagesReplayed.add(messages);
+    }
+
+    /** A recovery refused because its history was not all there. */
+    public void replayRejected(CableException.HistoryUnavailable.Reason reason) {
+        replaysRejected.get(reason).increment();
+    }
+
+    /** A recovery whose history could not be read (database failure). */
+    public void replayFailed() {
+        replayFailures.increment();
+    }
+
+    public long replaysServed() {
+        return replaysServed.sum();
+    }
+
+    public long messagesReplayed() {
+        return messagesReplayed.sum();
+    }
+
+    public long replayFailures() {
+        return replayFailures.sum();
+    }
+
+    public long replaysRejected(CableException.HistoryUnavailable.Reason reason) {
+        return replaysRejected.get(reason).sum();
     }
 
     /** Where timings go from now on; set at startup by the metrics binding. */

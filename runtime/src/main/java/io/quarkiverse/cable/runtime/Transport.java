@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import io.quarkiverse.cable.runtime.history.HistorySource;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 import io.quarkiverse.cable.runtime.store.PolledMessage;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
@@ -25,6 +26,9 @@ public interface Transport {
 
     /** Records the subscription's starting line, adds it to the subscriber map and confirms it. Never blocks. */
     void startSubscription(LocalSubscription subscription);
+
+    /** Where recovering subscriptions read what they missed. */
+    HistorySource history();
 
     void start();
 

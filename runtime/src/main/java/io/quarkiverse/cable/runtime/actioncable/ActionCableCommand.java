@@ -12,7 +12,9 @@ record ActionCableCommand(Verb verb, String identifier, Object data) {
     enum Verb {
         SUBSCRIBE,
         UNSUBSCRIBE,
-        MESSAGE
+        MESSAGE,
+        /** Extended protocol: replay what an existing subscription missed (after a restored session). */
+        HISTORY
     }
 
     /** What a frame was: a command, nothing to act on (a pong), or bad input with the reason. */
@@ -49,7 +51,9 @@ record ActionCableCommand(Verb verb, String identifier, Object data) {
                     : new Invalid("sent command '" + clip(name) + "' whose identifier is not a string");
         }
         return switch (name) {
-            case "subscribe" -> new Valid(new ActionCableCommand(Verb.SUBSCRIBE, id, null));
+            // data: the extended protocol's history request, when there is one.
+            case "subscribe" -> new Valid(new ActionCableCommand(Verb.SUBSCRIBE, id, command.getValue("history")));
+            case "history" -> new Valid(new ActionCableCommand(Verb.HISTORY, id, command.getValue("history")));
             case "unsubscribe" -> new Valid(new ActionCableCommand(Verb.UNSUBSCRIBE, id, null));
             case "message" -> new Valid(new ActionCableCommand(Verb.MESSAGE, id, command.getValue("data")));
             default -> new Invalid("sent unknown command '" + clip(name) + "'");

@@ -24,6 +24,8 @@ final class ActionCableConnection {
 
     final String id;
     final ConnectionOutbox outbox;
+    /** Whether it speaks {@code actioncable-v1-ext-json}. */
+    final boolean extended;
     private final ActionCableServer server;
     private final SerialExecutor runner;
     private final Map<String, ActionCableSubscription> subscriptions = new ConcurrentHashMap<>();
@@ -32,7 +34,8 @@ final class ActionCableConnection {
     private volatile boolean answered;
     private volatile boolean closed;
 
-    ActionCableConnection(String id, ConnectionOutbox outbox, ActionCableServer server) {
+    ActionCableConnection(String id, ConnectionOutbox outbox, ActionCableServer server, boolean extended) {
+        this.extended = extended;
         this.id = id;
         this.outbox = outbox;
         this.server = server;
@@ -67,7 +70,9 @@ final class ActionCableConnection {
                 } else {
                     identifiers = Map.copyOf(found);
                     answered = true;
-                    outbox.send(Frames.WELCOME);
+                    // Sessions are not restored: every welcome has a new sid, and the client re-subscribes with
+                    // history, which is exact (and runs authorization again).
+                    outbox.send(extended ? Frames.welcome(SessionIds.next()) : Frames.WELCOME);
                 }
             } finally {
                 if (!answered && !outbox.isClosing()) {
@@ -129,7 +134,8 @@ final class ActionCableConnection {
             case ActionCableCommand.Valid valid -> {
                 ActionCableCommand command = valid.command();
                 switch (command.verb()) {
-                    case SUBSCRIBE -> subscribe(command.identifier());
+                    case SUBSCRIBE -> subscribe(command.identifier(), command.data());
+                    case HISTORY -> history(command.identifier());
                     case UNSUBSCRIBE -> unsubscribe(command.identifier());
                     case MESSAGE -> perform(command.identifier(), command.data());
                 }
@@ -141,7 +147,23 @@ final class ActionCableConnection {
         server.invalid("Action Cable connection " + id + " " + problem);
     }
 
-    private void subscribe(String identifier) {
+    /**
+     * The extended protocol's {@code history} command, which clients send only after a restored welcome (never sent
+     * here). For an identifier that is not subscribed there is no reply, as in AnyCable. For a live one the seam
+     * between what it already received and a replay cannot be proven, so the answer is {@code reject_history}.
+     */
+    private void history(String identifier) {
+        if (!extended) {
+            invalid("sent unknown command 'history'");
+            return;
+        }
+        ActionCableSubscription subscription = subscriptions.get(identifier);
+        if (subscription != null) {
+            outbox.send(Frames.rejectHistory(subscription.encodedIdentifier()));
+        }
+    }
+
+    private void subscribe(String identifier, Object history) {
         if (subscriptions.containsKey(identifier)) {
             return; // the client retries until confirmed; never confirm twice
         }
@@ -151,7 +173,8 @@ final class ActionCableConnection {
             outbox.send(Frames.reject(io.vertx.core.json.Json.encode(identifier)));
             return;
         }
-        ActionCableSubscription subscription = new ActionCableSubscription(this, server, identifier, params);
+        ActionCableSubscription subscription = new ActionCableSubscription(this, server, identifier, params,
+                extended ? HistoryPlan.of(history) : null);
         Object channelName = params.getValue("channel");
         ChannelRegistry.Channel channel = channelName instanceof String name ? server.registry().channel(name) : null;
         if (channel == null) {
@@ -196,6 +219,7 @@ final class ActionCableConnection {
             return;
         }
         subscription.confirm();
+        subscription.historyReady();
     }
 
     private void unsubscribe(String identifier) {

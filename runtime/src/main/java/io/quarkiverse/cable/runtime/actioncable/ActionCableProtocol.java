@@ -2,8 +2,10 @@ package io.quarkiverse.cable.runtime.actioncable;
 
 import java.util.List;
 
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkus.vertx.http.HttpServerOptionsCustomizer;
 import io.vertx.core.http.HttpServerOptions;
 
@@ -17,10 +19,18 @@ import io.vertx.core.http.HttpServerOptions;
 public class ActionCableProtocol implements HttpServerOptionsCustomizer {
 
     static final String V1_JSON = "actioncable-v1-json";
+    /**
+     * AnyCable's extended protocol: the v1-json frames plus stream positions on broadcasts, a session id in the
+     * welcome, and history on subscribe (see the Recoverable streams page).
+     */
+    static final String EXT_JSON = "actioncable-v1-ext-json";
     static final String UNSUPPORTED = "actioncable-unsupported";
 
     /** The protocols this endpoint speaks. */
-    static final List<String> SERVED = List.of(V1_JSON);
+    static final List<String> SERVED = List.of(V1_JSON, EXT_JSON);
+
+    @Inject
+    CableRuntimeConfig config;
 
     /**
      * Whether a connection that negotiated {@code subProtocol} is served. A client that sent no
@@ -30,20 +40,29 @@ public class ActionCableProtocol implements HttpServerOptionsCustomizer {
         return subProtocol == null || SERVED.contains(subProtocol);
     }
 
+    /** Whether a connection that negotiated {@code subProtocol} speaks the extended protocol. */
+    static boolean extended(String subProtocol) {
+        return EXT_JSON.equals(subProtocol);
+    }
+
     @Override
     public void customizeHttpServer(HttpServerOptions options) {
-        addProtocols(options);
+        addProtocols(options, config.actionCable().extendedProtocol());
     }
 
     @Override
     public void customizeHttpsServer(HttpServerOptions options) {
-        addProtocols(options);
+        addProtocols(options, config.actionCable().extendedProtocol());
     }
 
-    private static void addProtocols(HttpServerOptions options) {
+    private static void addProtocols(HttpServerOptions options, boolean extended) {
         List<String> present = options.getWebSocketSubProtocols() == null ? List.of()
                 : options.getWebSocketSubProtocols();
         for (String protocol : SERVED) {
+            // Not offered, the extended protocol is never negotiated: an ext-only client fails its handshake.
+            if (!extended && protocol.equals(EXT_JSON)) {
+                continue;
+            }
             if (!present.contains(protocol)) {
                 options.addWebSocketSubProtocol(protocol);
             }

@@ -157,12 +157,12 @@ public class ActionCableServer implements CableConnections {
         LOG.error(message, failure);
     }
 
-    EncodedFrames acquireFrames(String identifier) {
-        return frames.acquire(identifier);
+    EncodedFrames acquireFrames(String identifier, boolean extended) {
+        return frames.acquire(identifier, extended);
     }
 
-    void releaseFrames(String identifier) {
-        frames.release(identifier);
+    void releaseFrames(String identifier, boolean extended) {
+        frames.release(identifier, extended);
     }
 
     /**
@@ -224,7 +224,8 @@ public class ActionCableServer implements CableConnections {
                 socket.close((short) code, reason);
             }
         }, streams.limits(), why -> slowConsumer(id, why));
-        ActionCableConnection connection = new ActionCableConnection(id, outbox, this);
+        ActionCableConnection connection = new ActionCableConnection(id, outbox, this,
+                ActionCableProtocol.extended(socket.subProtocol()));
         // Handlers first, registration after: Vert.x refuses a handler on a socket that closed during the upgrade
         // ("WebSocket is closed"), and its close handler would never run to remove a connection registered before.
         // This runs on the socket's event loop, so the socket cannot close between the handlers and the registration.

@@ -6,9 +6,11 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.runtime.delivery.DirectDelivery;
+import io.quarkiverse.cable.runtime.history.GroupRecovery;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
@@ -34,9 +36,30 @@ class ActionCableSubscription implements ChannelSubscription {
     private volatile boolean rejected;
     private List<Object> held = new ArrayList<>();
     private volatile boolean confirmed;
+    private final boolean extended;
+    /** The history the client asked for on subscribe (extended protocol), or null. */
+    private final HistoryPlan history;
+    /** The history step of the streams started in {@code subscribed}; null without a history request. */
+    private final GroupRecovery recovery;
 
     ActionCableSubscription(ActionCableConnection connection, ActionCableServer server, String identifier,
-            JsonObject params) {
+            JsonObject params, HistoryPlan history) {
+        this.extended = connection.extended;
+        this.history = history;
+        this.recovery = history == null ? null : new GroupRecovery(new GroupRecovery.Answer() {
+            @Override
+            public void replayed(List<CableMessage> replay) {
+                for (CableMessage message : replay) {
+                    deliver(Frames.extendedBroadcast(encodedIdentifier, message));
+                }
+                deliver(Frames.confirmHistory(encodedIdentifier));
+            }
+
+            @Override
+            public void refused(String reason) {
+                deliver(Frames.rejectHistory(encodedIdentifier));
+            }
+        });
         this.connection = connection;
         this.server = server;
         this.outbox = connection.outbox;
@@ -91,16 +114,21 @@ class ActionCableSubscription implements ChannelSubscription {
         if (streams.containsKey(cableChannel)) {
             return;
         }
-        EncodedFrames frames = server.acquireFrames(identifier);
+        EncodedFrames frames = server.acquireFrames(identifier, extended);
         LocalSubscription stream;
+        int limit = outbox.limits().maxPendingFrames();
         try {
-            stream = server.engine().subscribe(cableChannel,
-                    new DirectDelivery(frames::frameFor, this::deliver, outbox.limits().maxPendingFrames()));
+            DirectDelivery delivery = new DirectDelivery(frames::frameFor, this::deliver, limit);
+            // Streams started in subscribed() with a history request recover; later ones are plain.
+            stream = recovery != null && !confirmed
+                    ? server.engine().subscribe(cableChannel, delivery, history.requestFor(cableChannel), limit,
+                            recovery.member())
+                    : server.engine().subscribe(cableChannel, delivery);
         } catch (RuntimeException e) {
-            server.releaseFrames(identifier);
+            server.releaseFrames(identifier, extended);
             throw e;
         }
-        stream.closed().whenComplete((ignored, failure) -> server.releaseFrames(identifier));
+        stream.closed().whenComplete((ignored, failure) -> server.releaseFrames(identifier, extended));
         streams.put(cableChannel, stream);
     }
 
@@ -150,6 +178,16 @@ class ActionCableSubscription implements ChannelSubscription {
             held.forEach(outbox::send);
             held = null;
             confirmed = true;
+        }
+    }
+
+    /**
+     * After {@code confirm_subscription}: the history answer (replay and {@code confirm_history}, or
+     * {@code reject_history}) goes out once every stream's history step reported, then the held live frames.
+     */
+    void historyReady() {
+        if (recovery != null) {
+            recovery.ready();
         }
     }
 

@@ -9,13 +9,42 @@ import com.fasterxml.jackson.core.JsonParser;
 import io.quarkiverse.cable.CableMessage;
 import io.vertx.core.json.Json;
 
-/** The exact frames of {@code actioncable-v1-json}, one JSON object each. */
+/**
+ * The exact frames of {@code actioncable-v1-json} and of its extension {@code actioncable-v1-ext-json}, one JSON
+ * object each.
+ */
 final class Frames {
 
     static final String WELCOME = "{\"type\":\"welcome\"}";
     private static final JsonFactory JSON = new JsonFactory();
 
     private Frames() {
+    }
+
+    /** The extended protocol's welcome, with the connection's session id. */
+    static String welcome(String sid) {
+        return "{\"type\":\"welcome\",\"sid\":" + Json.encode(sid) + "}";
+    }
+
+    static String confirmHistory(String encodedIdentifier) {
+        return "{\"type\":\"confirm_history\",\"identifier\":" + encodedIdentifier + "}";
+    }
+
+    static String rejectHistory(String encodedIdentifier) {
+        return "{\"type\":\"reject_history\",\"identifier\":" + encodedIdentifier + "}";
+    }
+
+    /**
+     * A broadcast in the extended protocol: the v1-json frame plus the message's stream position ({@code stream_id}
+     * is the cable channel). A message without a position (none was stored) goes as in v1-json.
+     */
+    static String extendedBroadcast(String encodedIdentifier, CableMessage message) {
+        String frame = broadcast(encodedIdentifier, message);
+        if (message.epoch() == null) {
+            return frame;
+        }
+        return frame.substring(0, frame.length() - 1) + ",\"stream_id\":" + Json.encode(message.channel())
+                + ",\"epoch\":" + Json.encode(message.epoch()) + ",\"offset\":" + message.position() + "}";
     }
 
     static String ping(long epochSeconds) {

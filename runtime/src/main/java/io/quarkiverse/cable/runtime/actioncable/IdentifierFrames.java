@@ -17,23 +17,33 @@ final class IdentifierFrames {
         final EncodedFrames frames;
         int references;
 
-        Counted(String encodedIdentifier) {
-            frames = new EncodedFrames(message -> Frames.broadcast(encodedIdentifier, message));
+        Counted(String encodedIdentifier, boolean extended) {
+            frames = new EncodedFrames(extended ? message -> Frames.extendedBroadcast(encodedIdentifier, message)
+                    : message -> Frames.broadcast(encodedIdentifier, message));
         }
     }
 
     private final Map<String, Counted> frames = new ConcurrentHashMap<>();
 
-    EncodedFrames acquire(String identifier) {
-        return frames.compute(identifier, (key, counted) -> {
-            Counted result = counted == null ? new Counted(Json.encode(identifier)) : counted;
+    /**
+     * The encoder of {@code identifier}'s frames in one protocol: keyed by both, so v1-json frames stay byte-identical
+     * while ext connections of the same identifier get positions.
+     */
+    EncodedFrames acquire(String identifier, boolean extended) {
+        return frames.compute(key(identifier, extended), (key, counted) -> {
+            Counted result = counted == null ? new Counted(Json.encode(identifier), extended) : counted;
             result.references++;
             return result;
         }).frames;
     }
 
-    void release(String identifier) {
-        frames.computeIfPresent(identifier, (key, counted) -> --counted.references == 0 ? null : counted);
+    void release(String identifier, boolean extended) {
+        frames.computeIfPresent(key(identifier, extended),
+                (key, counted) -> --counted.references == 0 ? null : counted);
+    }
+
+    private static String key(String identifier, boolean extended) {
+        return (extended ? "x" : "v") + identifier;
     }
 
     int size() {

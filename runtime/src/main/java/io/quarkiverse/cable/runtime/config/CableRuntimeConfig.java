@@ -80,6 +80,35 @@ public interface CableRuntimeConfig {
     Schema schema();
 
     /**
+     * Recovery settings: how a subscriber that reconnects gets what it missed (see the Recoverable streams page).
+     */
+    History history();
+
+    interface History {
+        /**
+         * How long messages stay available for recovery, for every channel. Trimming never deletes a message
+         * younger than this: when it is longer than `message-retention`, trimming keeps messages this long instead.
+         * The memory adapter drops messages older than this from its history. Unset means `message-retention`.
+         */
+        @ConfigDocDefault("message-retention")
+        Optional<Duration> window();
+
+        /**
+         * The most messages one recovery replays. A subscriber that missed more gets the whole history refused
+         * (`reject_history`, or `CableException.HistoryUnavailable` with reason `TOO_LARGE`) and nothing partial.
+         */
+        @WithDefault("1000")
+        int maxReplay();
+
+        /**
+         * How many of each channel's newest messages the memory adapter keeps for recovery. The database adapter
+         * keeps every message for the window instead.
+         */
+        @WithDefault("100")
+        int memorySize();
+    }
+
+    /**
      * WebSocket streaming settings.
      */
     WebSocket websocket();
@@ -172,6 +201,14 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("true")
         boolean enabled();
+
+        /**
+         * Whether the endpoint also speaks AnyCable's extended protocol, `actioncable-v1-ext-json` (stream positions
+         * on broadcasts, history on subscribe), that `@anycable/web` uses to recover what it missed after a
+         * reconnect. Plain `actioncable-v1-json` clients are served the same either way.
+         */
+        @WithDefault("true")
+        boolean extendedProtocol();
 
         /**
          * The largest command frame a client may send. A larger frame closes the connection with code 1009.

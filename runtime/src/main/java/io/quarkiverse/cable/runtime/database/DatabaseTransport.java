@@ -17,6 +17,9 @@ import io.quarkiverse.cable.runtime.Transport;
 import io.quarkiverse.cable.runtime.Worker;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.config.SchemaStrategy;
+import io.quarkiverse.cable.runtime.history.DatabaseHistory;
+import io.quarkiverse.cable.runtime.history.HistorySettings;
+import io.quarkiverse.cable.runtime.history.HistorySource;
 import io.quarkiverse.cable.runtime.poller.Poller;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
@@ -51,6 +54,7 @@ public final class DatabaseTransport implements Transport {
     private Poller poller;
     private Trimmer trimmer;
     private volatile boolean trackHorizon;
+    private HistorySource history;
 
     public DatabaseTransport(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
             SubscriberMap subscribers, CableRuntimeConfig config, CableStats stats) {
@@ -73,6 +77,7 @@ public final class DatabaseTransport implements Transport {
         store = new MessageStore(source, dialect);
         poller = new Poller(store, subscribers, config, stats);
         trimmer = new Trimmer(store, config, stats);
+        history = new DatabaseHistory(store, dialect, HistorySettings.from(config).maxReplay());
         writer = new BatchWriter(store, config, stats, rows -> {
             poller.wake();
             trimmer.afterWrite(rows);
@@ -106,6 +111,11 @@ public final class DatabaseTransport implements Transport {
             poller.wake();
             trimmer.afterWrite(rows);
         }));
+    }
+
+    @Override
+    public HistorySource history() {
+        return history;
     }
 
     @Override

@@ -6,6 +6,8 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.Transport;
+import io.quarkiverse.cable.runtime.history.HistorySettings;
+import io.quarkiverse.cable.runtime.history.HistorySource;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
@@ -20,12 +22,28 @@ public final class MemoryTransport implements Transport {
     private final SubscriberMap subscribers;
     private final CableStats stats;
     private final Object lock = new Object();
+    private final MemoryHistory history;
     private long lastId;
     private volatile boolean running;
 
     public MemoryTransport(SubscriberMap subscribers, CableStats stats) {
+        this(subscribers, stats, HistorySettings.defaults());
+    }
+
+    public MemoryTransport(SubscriberMap subscribers, CableStats stats, HistorySettings historySettings) {
         this.subscribers = subscribers;
         this.stats = stats;
+        this.history = new MemoryHistory(historySettings.memorySize(), historySettings.window(),
+                historySettings.maxReplay());
+    }
+
+    @Override
+    public HistorySource history() {
+        return (channel, channelHash, request, startingLine) -> {
+            synchronized (lock) {
+                return history.replay(channel, request, startingLine, System.currentTimeMillis());
+            }
+        };
     }
 
     @Override
@@ -39,7 +57,8 @@ public final class MemoryTransport implements Transport {
             if (!running) {
                 return CompletableFuture.failedFuture(new CableException.Stopped());
             }
-            CableMessage delivered = new CableMessage(++lastId, message.channel(), message.payload(), message.binary());
+            CableMessage delivered = history.append(++lastId, message.channel(), message.payload(), message.binary(),
+                    System.currentTimeMillis());
             stats.committedInMemory();
             stats.delivered(subscribers.dispatch(message.channelHash(), delivered));
         }

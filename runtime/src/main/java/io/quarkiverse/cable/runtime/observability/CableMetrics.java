@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
+import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.Transport;
 import io.quarkus.runtime.StartupEvent;
@@ -50,6 +51,19 @@ public class CableMetrics {
                     .tag("kind", kind.name().toLowerCase(Locale.ROOT))
                     .register(registry);
         }
+        // Recoveries: served (the whole history replayed), refused by reason, failed (history not readable).
+        FunctionCounter.builder("cable.history.replays", stats, CableStats::replaysServed)
+                .description("Recoveries whose whole history was replayed").tag("result", "served").register(registry);
+        for (CableException.HistoryUnavailable.Reason reason : CableException.HistoryUnavailable.Reason.values()) {
+            FunctionCounter.builder("cable.history.replays", stats, s -> s.replaysRejected(reason))
+                    .description("Recoveries refused because the history was not all there, by reason")
+                    .tag("result", "rejected").tag("reason", reason.name().toLowerCase(Locale.ROOT))
+                    .register(registry);
+        }
+        FunctionCounter.builder("cable.history.replays", stats, CableStats::replayFailures)
+                .description("Recoveries whose history could not be read").tag("result", "failed").register(registry);
+        counter("cable.history.messages.replayed", "Messages replayed to recovering subscribers", stats,
+                CableStats::messagesReplayed);
         Gauge.builder("cable.channels", observability, o -> o.engine().subscribers().channelCount())
                 .description("Channels with at least one subscriber on this node").register(registry);
         Gauge.builder("cable.subscribers", observability, o -> o.engine().subscribers().subscriberCount())

@@ -38,7 +38,9 @@ public class CableObservability {
     public CableObservability(@Internal CableEngine engine, CableRuntimeConfig config) {
         this.engine = engine;
         this.thresholds = config.health();
-        this.retention = config.messageRetention();
+        // Trim debt counts what trimming owes: messages older than what it keeps (the recovery window may extend it).
+        this.retention = io.quarkiverse.cable.runtime.history.HistorySettings.retentionFor(config.messageRetention(),
+                config.history().window());
         engine.transport().trackHorizon();
     }
 

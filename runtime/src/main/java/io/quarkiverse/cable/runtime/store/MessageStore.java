@@ -14,8 +14,6 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
-import io.quarkiverse.cable.CableMessage;
-
 /**
  * The JDBC operations of the data path: write a batch, poll after a cursor, trim. Plain JDBC on connections borrowed
  * from the pool for one operation each; the SQL comes from the {@link SqlDialect}.
@@ -24,10 +22,12 @@ public final class MessageStore {
 
     private final DataSource dataSource;
     private final SqlDialect sql;
+    private final EpochCache epochs;
 
     public MessageStore(DataSource dataSource, SqlDialect sql) {
         this.dataSource = dataSource;
         this.sql = sql;
+        this.epochs = new EpochCache(sql);
     }
 
     public DataSource dataSource() {
@@ -163,23 +163,15 @@ public final class MessageStore {
             statement.setLong(1, cursor);
             int next = filtered ? InList.bind(statement, 2, channelHashes, 0, channelHashes.length) : 2;
             statement.setInt(next, limit);
-            List<PolledMessage> messages = new ArrayList<>();
+            List<StoredRow> found = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    messages.add(polledMessage(rows));
+                    found.add(StoredRow.read(rows));
                 }
             }
-            return messages;
+            // Only the poller polls, so the epoch cache sees each channel's rows in position order.
+            return epochs.resolve(connection, found);
         }
-    }
-
-    /** Reads a row of id, channel_hash, channel, payload, binary_payload, created_at. */
-    private static PolledMessage polledMessage(ResultSet rows) throws SQLException {
-        CableMessage message = new CableMessage(rows.getLong(1), rows.getString(3), rows.getBytes(4),
-                rows.getBoolean(5));
-        LocalDateTime createdAt = rows.getObject(6, LocalDateTime.class);
-        return new PolledMessage(rows.getLong(2), message,
-                createdAt == null ? 0 : createdAt.toInstant(ZoneOffset.UTC).toEpochMilli());
     }
 
     /** The newest {@code limit} messages of all channels, newest first. */
@@ -189,7 +181,8 @@ public final class MessageStore {
             List<PolledMessage> messages = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    messages.add(polledMessage(rows));
+                    // Administration only: no epoch lookup.
+                    messages.add(StoredRow.read(rows).polled(null));
                 }
             }
             return messages;
@@ -305,7 +298,7 @@ public final class MessageStore {
                 } else {
                     insert.setLong(1, channel.hash);
                     insert.setString(2, channel.channel);
-                    insert.setString(3, Long.toString(timestamp.toEpochSecond(ZoneOffset.UTC), 36));
+                    insert.setString(3, Epochs.newEpoch(timestamp.toEpochSecond(ZoneOffset.UTC)));
                     insert.setLong(4, channel.lastPosition);
                     insert.setLong(5, channel.lastMessageId);
                     insert.setObject(6, timestamp);

@@ -115,13 +115,62 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
     }
 
     public String pollAll() {
-        return "SELECT id, channel_hash, channel, payload, binary_payload, created_at FROM cable_messages"
-                + " WHERE id > ? ORDER BY id LIMIT ?";
+        return "SELECT " + MESSAGE_COLUMNS + " FROM cable_messages WHERE id > ? ORDER BY id LIMIT ?";
     }
 
     public String pollChannels(int hashCount) {
-        return "SELECT id, channel_hash, channel, payload, binary_payload, created_at FROM cable_messages"
+        return "SELECT " + MESSAGE_COLUMNS + " FROM cable_messages"
                 + " WHERE id > ? AND channel_hash IN (" + InList.placeholders(hashCount) + ") ORDER BY id LIMIT ?";
+    }
+
+    /** The columns every message query selects, in the order {@link MessageStore} reads them. */
+    static final String MESSAGE_COLUMNS = "id, channel_hash, channel, payload, binary_payload, created_at, stream_position";
+
+    // History (recoverable streams).
+
+    /** The epochs of the given channels, for the positions of polled messages. */
+    public String selectEpochs(int hashCount) {
+        return "SELECT channel_hash, epoch FROM cable_channels WHERE channel_hash IN (" + InList.placeholders(hashCount)
+                + ")";
+    }
+
+    /** One channel's epoch, newest position and newest message id. */
+    public String selectChannelState() {
+        return "SELECT channel, epoch, last_position, last_message_id FROM cable_channels WHERE channel_hash = ?";
+    }
+
+    /**
+     * The lowest position of a channel's messages above an id: the first message after a starting line. Served by
+     * the (channel_hash, stream_position) index.
+     */
+    public String firstPositionAfterId() {
+        return "SELECT MIN(stream_position) FROM cable_messages WHERE channel_hash = ? AND id > ?";
+    }
+
+    /**
+     * A channel's messages after a position and up to a starting line, in position order, bounded: the replay. The
+     * (channel_hash, stream_position) index serves it as a range scan that stops at the limit.
+     */
+    public String history() {
+        return "SELECT " + MESSAGE_COLUMNS + " FROM cable_messages WHERE channel_hash = ? AND stream_position > ?"
+                + " AND id <= ? ORDER BY stream_position LIMIT ?";
+    }
+
+    /**
+     * The message just before a position (to prove that nothing before a time-based replay was trimmed): present or
+     * not.
+     */
+    public String positionExists() {
+        return "SELECT id FROM cable_messages WHERE channel_hash = ? AND stream_position = ?";
+    }
+
+    /**
+     * A channel's messages created at or after a time and up to a starting line, in position order, bounded: the
+     * replay of a time-based ({@code since}) history request.
+     */
+    public String historySince() {
+        return "SELECT " + MESSAGE_COLUMNS + " FROM cable_messages WHERE channel_hash = ? AND created_at >= ?"
+                + " AND id <= ? ORDER BY stream_position LIMIT ?";
     }
 
     public String deleteMessages(int idCount) {
@@ -139,8 +188,7 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
 
     /** The newest messages of all channels, newest first (Dev UI). */
     public String recentMessages() {
-        return "SELECT id, channel_hash, channel, payload, binary_payload, created_at FROM cable_messages"
-                + " ORDER BY id DESC LIMIT ?";
+        return "SELECT " + MESSAGE_COLUMNS + " FROM cable_messages ORDER BY id DESC LIMIT ?";
     }
 
     static final class H2 extends SqlDialect {

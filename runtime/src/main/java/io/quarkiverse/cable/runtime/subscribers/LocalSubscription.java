@@ -26,6 +26,7 @@ public final class LocalSubscription implements Subscription {
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
     private final AtomicBoolean open = new AtomicBoolean(true);
     private volatile long startingLine = NOT_STARTED;
+    private volatile Consumer<LocalSubscription> onStart;
 
     public LocalSubscription(String channel, long channelHash, Delivery delivery, Consumer<LocalSubscription> onClose) {
         this.channel = channel;
@@ -43,13 +44,37 @@ public final class LocalSubscription implements Subscription {
         return channelHash;
     }
 
+    /** The newest committed id when the subscription started: the end of a recovering subscription's replay. */
+    public long startingLine() {
+        return startingLine;
+    }
+
     public boolean isOpen() {
         return open.get();
     }
 
-    /** Records the starting line and confirms. Called by whoever orders messages (poller or memory adapter). */
+    /**
+     * Records the starting line and confirms, or hands over to the start hook when one is set (a recovering
+     * subscription confirms after its history step). Called by whoever orders messages (poller or memory adapter),
+     * which must not be blocked by the hook.
+     */
     public void start(long newestId) {
         startingLine = newestId;
+        Consumer<LocalSubscription> hook = onStart;
+        if (hook == null) {
+            confirmed.complete(null);
+        } else {
+            hook.accept(this);
+        }
+    }
+
+    /** Sets what runs instead of confirming once the starting line is recorded; before the subscription starts. */
+    public void onStart(Consumer<LocalSubscription> hook) {
+        this.onStart = hook;
+    }
+
+    /** Completes {@link #confirmed()}; for start hooks. */
+    public void confirm() {
         confirmed.complete(null);
     }
 
@@ -90,12 +115,13 @@ public final class LocalSubscription implements Subscription {
         }
         onClose.accept(this);
         delivery.discard();
+        // closed first: whoever sees confirmed() fail then also sees the subscription closed.
         if (cause == null) {
-            confirmed.cancel(false);
             closed.complete(null);
+            confirmed.cancel(false);
         } else {
-            confirmed.completeExceptionally(cause);
             closed.completeExceptionally(cause);
+            confirmed.completeExceptionally(cause);
         }
     }
 }

@@ -13,6 +13,7 @@ import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.FailureLog;
 import io.quarkiverse.cable.runtime.Worker;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.history.HistorySettings;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 
 /**
@@ -42,7 +43,8 @@ public final class Trimmer {
         this.store = store;
         this.autotrim = config.autotrim();
         this.batchSize = config.trimBatchSize();
-        this.retention = config.messageRetention();
+        // Trimming keeps what the recovery window promises.
+        this.retention = HistorySettings.retentionFor(config.messageRetention(), config.history().window());
         this.stats = stats;
         this.failures = new FailureLog(LOG, stats);
     }

@@ -1,0 +1,45 @@
+package io.quarkiverse.cable.it;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.cable.runtime.ChannelHash;
+
+/**
+ * Tests only: deletes a channel's stored history the documented way (its messages together with its
+ * {@code cable_channels} row), so its next broadcast starts a new epoch and recovering clients are told the history
+ * is lost.
+ */
+@Path("/history-admin")
+public class HistoryAdminResource {
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @DELETE
+    @Path("/{channel}")
+    public String reset(@PathParam("channel") String channel) throws SQLException {
+        long hash = ChannelHash.of(channel);
+        try (Connection connection = dataSource.getConnection()) {
+            int messages;
+            try (PreparedStatement delete = connection
+                    .prepareStatement("DELETE FROM cable_messages WHERE channel_hash = ?")) {
+                delete.setLong(1, hash);
+                messages = delete.executeUpdate();
+            }
+            try (PreparedStatement delete = connection
+                    .prepareStatement("DELETE FROM cable_channels WHERE channel_hash = ?")) {
+                delete.setLong(1, hash);
+                delete.executeUpdate();
+            }
+            return Integer.toString(messages);
+        }
+    }
+}

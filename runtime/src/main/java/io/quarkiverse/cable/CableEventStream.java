@@ -1,0 +1,57 @@
+package io.quarkiverse.cable;
+
+import jakarta.ws.rs.sse.OutboundSseEvent;
+
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.sse.EventStreams;
+import io.smallrye.mutiny.Multi;
+
+/**
+ * Streams a channel to a browser's {@code EventSource} as Server-Sent Events, with exact resume. Return it from a
+ * Quarkus REST endpoint:
+ *
+ * <pre>
+ * &#64;GET
+ * &#64;Path("/events/{room}")
+ * &#64;Produces(MediaType.SERVER_SENT_EVENTS)
+ * public Multi&lt;OutboundSseEvent&gt; events(&#64;RestPath String room, &#64;RestHeader("Last-Event-ID") String lastEventId) {
+ *     return CableEventStream.stream(cable, "chat:" + room, lastEventId);
+ * }
+ * </pre>
+ *
+ * Every broadcast becomes an unnamed event (the {@code message} event of {@code EventSource}) whose data is the
+ * payload (text; binary payloads in base64) and whose {@code id} is its stream position, {@code <epoch>:<offset>}.
+ * When the browser reconnects on its own, it sends the last id as {@code Last-Event-ID}, and the stream first replays
+ * exactly what was committed after it, then goes live, with no gap or duplicate.
+ * <ul>
+ * <li>A fresh stream (no {@code Last-Event-ID}) starts with a {@value #SUBSCRIBED} event whose id is the channel's
+ * position at that moment ({@code 0} when the channel has no message yet), so a reconnect before the first broadcast
+ * resumes exactly too.</li>
+ * <li>When the history after {@code Last-Event-ID} is not all there any more (trimmed, epoch changed, too many missed,
+ * unknown id), the stream sends one {@value #HISTORY_LOST} event, whose data is the reason in lower case
+ * ({@code trimmed}, {@code epoch_changed}, {@code offset_beyond_newest}, {@code unknown_stream}, {@code too_large},
+ * {@code invalid_id}, {@code error}), replays nothing, and continues live: the page should reload its state.</li>
+ * </ul>
+ */
+public final class CableEventStream {
+
+    /** The name of the first event of a fresh stream; its id is the channel's position. */
+    public static final String SUBSCRIBED = "cable-subscribed";
+
+    /** The name of the event that says the missed messages cannot be replayed. */
+    public static final String HISTORY_LOST = "cable-history-lost";
+
+    private CableEventStream() {
+    }
+
+    /**
+     * The events of {@code channel}, resuming after {@code lastEventId} when it is not null or blank. Cancelling the
+     * stream (the browser went away) ends the subscription; a client too slow to take the events ends the stream.
+     */
+    public static Multi<OutboundSseEvent> stream(Cable cable, String channel, String lastEventId) {
+        if (!(cable instanceof CableEngine engine)) {
+            throw new IllegalArgumentException("CableEventStream needs the injected Cable, not " + cable);
+        }
+        return EventStreams.stream(engine, channel, lastEventId);
+    }
+}

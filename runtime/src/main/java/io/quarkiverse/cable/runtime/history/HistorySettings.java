@@ -1,0 +1,51 @@
+package io.quarkiverse.cable.runtime.history;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+
+/**
+ * The recovery settings, validated once at startup.
+ *
+ * @param window how long messages stay available for recovery; trimming never deletes younger messages
+ * @param maxReplay the most messages one recovery replays; more missed messages are refused as a whole
+ * @param memorySize how many messages per channel the memory adapter keeps for recovery
+ */
+public record HistorySettings(Duration window, int maxReplay, int memorySize) {
+
+    public HistorySettings {
+        if (window.isNegative() || window.isZero()) {
+            throw new IllegalArgumentException(
+                    "Invalid configuration: quarkus.cable.history.window must be a positive duration, was " + window);
+        }
+        if (maxReplay < 0) {
+            throw new IllegalArgumentException(
+                    "Invalid configuration: quarkus.cable.history.max-replay must not be negative, was " + maxReplay);
+        }
+        if (memorySize < 0) {
+            throw new IllegalArgumentException(
+                    "Invalid configuration: quarkus.cable.history.memory-size must not be negative, was " + memorySize);
+        }
+    }
+
+    /** Reads and validates the recovery settings; an unset window is the message retention. */
+    public static HistorySettings from(CableRuntimeConfig config) {
+        CableRuntimeConfig.History history = config.history();
+        return new HistorySettings(history.window().orElse(config.messageRetention()), history.maxReplay(),
+                history.memorySize());
+    }
+
+    /**
+     * How long trimming keeps messages: the message retention, or the recovery window when that is longer, so
+     * trimming never deletes what the window promises.
+     */
+    public static Duration retentionFor(Duration messageRetention, Optional<Duration> window) {
+        return window.filter(w -> w.compareTo(messageRetention) > 0).orElse(messageRetention);
+    }
+
+    /** Defaults for components built outside a Quarkus application (tests of a second node, benchmarks). */
+    public static HistorySettings defaults() {
+        return new HistorySettings(Duration.ofDays(1), 1000, 100);
+    }
+}
