@@ -119,6 +119,10 @@ class RecoverySubscribeTest {
 
             // A transaction takes the writers' lock and writes, and commits only after both replays were read: its
             // message and every message queued behind it must arrive live, after the replay, once.
+            // The recoveries run on nodes of the test's own whose replay limit exceeds everything broadcast here
+            // (a fast database commits all the writers' messages before the recoveries start).
+            CableEngine recoveringOne = startNode("node-recovering", 5000);
+            CableEngine recoveringTwo = startNode("node-recovering-two", 5000);
             Collector recoveredOnOne = new Collector();
             Collector recoveredOnTwo = new Collector();
             Subscription one;
@@ -129,8 +133,8 @@ class RecoverySubscribeTest {
                 store.writeWithReceipt(held, List.of(new OutgoingMessage(channel, ChannelHash.of(channel),
                         "late".getBytes(), false, System.nanoTime(), new CompletableFuture<>())), Instant.now(),
                         UUID.randomUUID().toString(), 1, false);
-                one = nodeOne.subscribe(channel, fromOne, recoveredOnOne);
-                two = nodeTwo.subscribe(channel, fromTwo, recoveredOnTwo);
+                one = recoveringOne.subscribe(channel, fromOne, recoveredOnOne);
+                two = recoveringTwo.subscribe(channel, fromTwo, recoveredOnTwo);
                 one.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
                 two.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
                 assertThat(recoveredOnOne.texts()).as("nothing committed late is replayed").doesNotContain("late");
@@ -154,6 +158,8 @@ class RecoverySubscribeTest {
             assertThat(recoveredOnTwo.messages).extracting(CableMessage::epoch).containsOnly(fromOne.epoch());
             one.close();
             two.close();
+            recoveringOne.stop();
+            recoveringTwo.stop();
         } finally {
             producers.shutdownNow();
         }
