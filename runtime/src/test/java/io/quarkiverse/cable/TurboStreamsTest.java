@@ -134,6 +134,11 @@ class TurboStreamsTest {
         }
 
         @Override
+        public Subscription subscribe(String channel, StreamPosition after, CableListener listener) {
+            throw new UnsupportedOperationException("not used by TurboStreams");
+        }
+
+        @Override
         public String adapter() {
             return "recorded";
         }

@@ -4,6 +4,7 @@ import java.util.concurrent.CompletionStage;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableListener;
+import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
 
 /** {@link Cable#withoutTransaction()}: broadcasts go to the writer at once, even inside a transaction. */
@@ -38,6 +39,11 @@ final class ImmediateCable implements Cable {
     @Override
     public Subscription subscribe(String channel, CableListener listener) {
         return engine.subscribe(channel, listener);
+    }
+
+    @Override
+    public Subscription subscribe(String channel, StreamPosition after, CableListener listener) {
+        return engine.subscribe(channel, after, listener);
     }
 
     @Override
