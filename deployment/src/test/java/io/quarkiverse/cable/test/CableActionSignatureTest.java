@@ -20,7 +20,7 @@ class CableActionSignatureTest {
             .overrideConfigKey("quarkus.cable.adapter", "memory")
             .assertException(t -> assertThat(UnknownDatasourceTest.rootMessage(t))
                     .contains("@CableAction " + WrongAction.class.getName() + "#speak")
-                    .contains("(ChannelSubscription, io.vertx.core.json.JsonObject)"));
+                    .contains("(ChannelSubscription, data)").contains("io.vertx.core.json.JsonObject or a record or POJO"));
 
     @Test
     void buildFails() {

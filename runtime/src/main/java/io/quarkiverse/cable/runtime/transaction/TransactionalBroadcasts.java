@@ -95,8 +95,7 @@ public final class TransactionalBroadcasts {
         if (store != null && notJoinedLogged.compareAndSet(false, true)) {
             LOG.warn("A transaction that broadcast did not use the cable's datasource (it used another datasource, or"
                     + " none): its broadcasts are sent after its commit, not atomically with it. A crash between that"
-                    + " commit and the cable's write loses them (logged once; counted in"
-                    + " cable.broadcasts.after-commit)");
+                    + " commit and the cable's write loses them (logged once, each one counted)");
         }
         for (int i = 0; i < messages.size(); i++) {
             CompletableFuture<Void> stage = stages.get(i);
