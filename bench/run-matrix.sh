@@ -254,7 +254,7 @@ db_sample() { # backend -> "statements cpu_ticks"
     cable-mariadb*)
       statements="$(mariadb -uroot -h127.0.0.1 -N -e "show global status like 'Questions'" | awk '{print $2}')"
       for pid in $(pgrep -x mariadbd); do ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$pid/stat"))); done ;;
-    cable-postgresql*|pgnotify)
+    cable-postgresql*|pgnotify*)
       statements="$(psql -h 127.0.0.1 -U postgres -d "$DB" -tAc "select sum(xact_commit + xact_rollback) from pg_stat_database")"
       for pid in $(pgrep -x postgres); do
         ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
