@@ -5,11 +5,20 @@
 #
 #   bench/run-matrix.sh            full matrix (about 35 minutes on 2 cores, 15 s of warm-up per server) -> bench/results/matrix/
 #   bench/run-matrix.sh --smoke    tiny matrix (about 2 minutes, run by .ci/run) -> bench/results/matrix-smoke/
+#   bench/run-matrix.sh --multi-node [--smoke]
+#                                  two server processes on one database: every run once on node A alone and once
+#                                  across nodes (subscribers on node B; steady pings and the fan-out publisher on node
+#                                  A), plus an idle case (10 subscribers, 1 broadcast/s from the other node)
+#                                  -> bench/results/multinode/ (smoke: multinode-smoke/, about 2 minutes, run by .ci/run)
 #
 # Environment:
 #   BENCH_BACKENDS    comma list of backends (default: all for the full matrix, memory,redis,cable-postgresql in
 #                     smoke): memory, redis, pgnotify (memory adapter + a baseline relay), cable-h2,
-#                     cable-postgresql, cable-mariadb (the cable on that database)
+#                     cable-postgresql, cable-mariadb (the cable on that database); multi-node only:
+#                     cable-postgresql-poll, cable-mariadb-poll (wake-up off, quarkus.cable.wakeup.mode=none: polling
+#                     every 100 ms as Solid Cable; idle case only)
+#   BENCH_IDLE_TIME   multi-node: seconds of the idle case (full default 60)
+#   BENCH_DB          database name on PostgreSQL and MariaDB (default cable_bench)
 #   BENCH_TIME        seconds of steady load (full default 30; k6's default is 90)
 #   BENCH_FANOUT_TIME seconds of fan-out publishing (full default 15; k6's default is 90)
 #   BENCH_PIN         1 (default) pins the server to CPU 0 and the load generator to CPU 1; 0 lets them float.
@@ -26,17 +35,47 @@ cd "$ROOT"
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 JAVA="$JAVA_HOME/bin/java"
 SMOKE=0
+MULTI=0
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=1 ;;
-    *) echo "unknown argument: $arg (use --smoke)" >&2; exit 2 ;;
+    --multi-node) MULTI=1 ;;
+    *) echo "unknown argument: $arg (use --smoke and/or --multi-node)" >&2; exit 2 ;;
   esac
 done
+DB="${BENCH_DB:-cable_bench}"
 
 PORT=8090
 URL="ws://127.0.0.1:$PORT/cable"
+PORT_B=8091
+URL_B="ws://127.0.0.1:$PORT_B/cable"
 PIN="${BENCH_PIN:-1}"
-if [ "$SMOKE" = "1" ]; then
+if [ "$MULTI" = "1" ] && [ "$SMOKE" = "1" ]; then
+  BACKENDS="${BENCH_BACKENDS:-cable-postgresql,cable-mariadb}"
+  TIME="${BENCH_TIME:-4}"
+  FANOUT_TIME="${BENCH_FANOUT_TIME:-4}"
+  IDLE_TIME="${BENCH_IDLE_TIME:-5}"
+  OUT="${BENCH_OUT:-bench/results/multinode-smoke}"
+  WARMUP=""
+  RUNS=(
+    "steady|20|--time $TIME"
+    "fanout|20|--fanout-rate 10 --fanout-time $FANOUT_TIME --fanout-warmup 2 --fanout-drain 3"
+    "fanout|10|--fanout-rate 1 --fanout-time $IDLE_TIME --fanout-warmup 2 --fanout-drain 3"
+  )
+elif [ "$MULTI" = "1" ]; then
+  BACKENDS="${BENCH_BACKENDS:-redis,pgnotify,cable-postgresql,cable-mariadb,cable-postgresql-poll,cable-mariadb-poll}"
+  TIME="${BENCH_TIME:-30}"
+  FANOUT_TIME="${BENCH_FANOUT_TIME:-15}"
+  IDLE_TIME="${BENCH_IDLE_TIME:-60}"
+  OUT="${BENCH_OUT:-bench/results/multinode}"
+  WARMUP="steady|100|--time 8 --graceful-stop-s 10"
+  RUNS=()
+  for users in 250 500 1000; do RUNS+=("steady|$users|--time $TIME"); done
+  for users in 250 750; do
+    RUNS+=("fanout|$users|--fanout-rate 10 --fanout-time $FANOUT_TIME --fanout-warmup 5 --fanout-drain 4")
+  done
+  RUNS+=("fanout|10|--fanout-rate 1 --fanout-time $IDLE_TIME --fanout-warmup 3 --fanout-drain 4")
+elif [ "$SMOKE" = "1" ]; then
   BACKENDS="${BENCH_BACKENDS:-memory,redis,cable-postgresql}"
   TIME="${BENCH_TIME:-4}"
   FANOUT_TIME="${BENCH_FANOUT_TIME:-4}"
@@ -73,20 +112,20 @@ RAW="$OUT/raw"
 source bench/lib/services.sh
 needs=()
 case ",$BACKENDS," in *,redis,*) needs+=(redis) ;; esac
-case ",$BACKENDS," in *,pgnotify,*|*,cable-postgresql,*) needs+=(postgresql) ;; esac
-case ",$BACKENDS," in *,cable-mariadb,*) needs+=(mariadb) ;; esac
+case ",$BACKENDS," in *,pgnotify,*|*,cable-postgresql*) needs+=(postgresql) ;; esac
+case ",$BACKENDS," in *,cable-mariadb*) needs+=(mariadb) ;; esac
 ensure_services "${needs[@]}"
 if [[ " ${needs[*]} " == *" postgresql "* ]]; then
-  psql -h 127.0.0.1 -U postgres -tAc "select 1 from pg_database where datname = 'cable_bench'" | grep -q 1 \
-    || psql -q -h 127.0.0.1 -U postgres -c "create database cable_bench"
+  psql -h 127.0.0.1 -U postgres -tAc "select 1 from pg_database where datname = '$DB'" | grep -q 1 \
+    || psql -q -h 127.0.0.1 -U postgres -c "create database $DB"
 fi
 
 flavour_of() { # backend -> server build flavour
   case "$1" in
     memory|redis|pgnotify) echo memory ;;
     cable-h2) echo h2 ;;
-    cable-postgresql) echo postgresql ;;
-    cable-mariadb) echo mariadb ;;
+    cable-postgresql|cable-postgresql-poll) echo postgresql ;;
+    cable-mariadb|cable-mariadb-poll) echo mariadb ;;
     *) echo "unknown backend $1" >&2; return 2 ;;
   esac
 }
@@ -124,71 +163,140 @@ else
   PINNING="no CPU pinning"
 fi
 SERVER_PID=""
+SERVER_B_PID=""
 stop_server() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill "$SERVER_PID"
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
+  local pid
+  for pid in "$SERVER_PID" "$SERVER_B_PID"; do
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      kill "$pid"
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
   SERVER_PID=""
+  SERVER_B_PID=""
 }
 trap stop_server EXIT
 
 reset_database() { # each backend starts on empty cable tables
   case "$1" in
-    cable-postgresql)
-      psql -q -h 127.0.0.1 -U postgres -d cable_bench \
+    cable-postgresql*)
+      psql -q -h 127.0.0.1 -U postgres -d "$DB" \
         -c "drop table if exists cable_messages, cable_channels, cable_shards, cable_writers" ;;
-    cable-mariadb)
-      mariadb -uroot -h127.0.0.1 -e "create database if not exists cable_bench;
-        drop table if exists cable_bench.cable_messages, cable_bench.cable_channels, cable_bench.cable_shards,
-        cable_bench.cable_writers" ;;
+    cable-mariadb*)
+      mariadb -uroot -h127.0.0.1 -e "create database if not exists $DB;
+        drop table if exists $DB.cable_messages, $DB.cable_channels, $DB.cable_shards,
+        $DB.cable_writers" ;;
   esac
 }
 
-start_server() { # backend
-  local backend="$1" flavour profiling=()
+database_url() { # flavour -> JDBC URL of $DB
+  case "$1" in
+    postgresql) echo "jdbc:postgresql://127.0.0.1:5432/$DB" ;;
+    mariadb) echo "jdbc:mariadb://127.0.0.1:3306/$DB?createDatabaseIfNotExist=true" ;;
+  esac
+}
+
+launch_server() { # backend, port, log name -> sets LAUNCHED_PID once /bench/info answers
+  local backend="$1" port="$2" name="$3" flavour profiling=() extra=() url pid
   flavour="$(flavour_of "$backend")"
-  reset_database "$backend"
   if [ "${BENCH_PROFILE:-0}" = "1" ]; then
-    profiling=("-XX:StartFlightRecording=filename=$RAW/server-$backend.jfr,settings=profile,dumponexit=true")
+    profiling=("-XX:StartFlightRecording=filename=$RAW/$name.jfr,settings=profile,dumponexit=true")
   fi
+  url="$(database_url "$flavour")"
+  [ -n "$url" ] && extra+=("-Dquarkus.datasource.jdbc.url=$url")
+  case "$backend" in *-poll) extra+=("-Dquarkus.cable.wakeup.mode=none") ;; esac
+  [ "$backend" = pgnotify ] && extra+=("-Dbench.pgnotify.url=jdbc:postgresql://127.0.0.1:5432/$DB?user=postgres")
   # shellcheck disable=SC2086
   "${SERVER_PIN[@]}" "$JAVA" -Xmx2g --sun-misc-unsafe-memory-access=allow "${profiling[@]}" ${BENCH_SERVER_OPTS:-} -Dquarkus.profile="$flavour" \
-    -Dquarkus.http.port=$PORT \
+    -Dquarkus.http.port="$port" "${extra[@]}" \
     -Dbench.relay="$(relay_of "$backend")" -jar "bench/server/target/$flavour/quarkus-app/quarkus-run.jar" \
-    > "$RAW/server-$backend.log" 2>&1 &
-  SERVER_PID=$!
+    > "$RAW/$name.log" 2>&1 &
+  pid=$!
   for _ in $(seq 1 120); do
-    if curl -fs "http://127.0.0.1:$PORT/bench/info" > "$RAW/server-$backend.info" 2>/dev/null; then
+    if curl -fs "http://127.0.0.1:$port/bench/info" > "$RAW/$name.info" 2>/dev/null; then
+      LAUNCHED_PID=$pid
       return 0
     fi
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then break; fi
+    if ! kill -0 "$pid" 2>/dev/null; then break; fi
     sleep 0.5
   done
-  echo "The $backend server did not start; its log:" >&2
-  tail -50 "$RAW/server-$backend.log" >&2
+  echo "The $backend server ($name) did not start; its log:" >&2
+  tail -50 "$RAW/$name.log" >&2
+  kill "$pid" 2>/dev/null || true
   return 1
 }
 
-run_load() { # backend, "scenario|users|options", run file
-  local backend="$1" scenario users options
+start_server() { # backend; in multi-node mode also node B (after A created the tables)
+  local backend="$1"
+  reset_database "$backend"
+  launch_server "$backend" "$PORT" "server-$backend"
+  SERVER_PID=$LAUNCHED_PID
+  if [ "$MULTI" = "1" ]; then
+    launch_server "$backend" "$PORT_B" "server-$backend-b"
+    SERVER_B_PID=$LAUNCHED_PID
+  fi
+}
+
+run_load() { # backend label, "scenario|users|options", run file[, url of the subscribers' node B]
+  local backend="$1" scenario users options cross=()
   IFS='|' read -r scenario users options <<< "$2"
+  if [ -n "${4:-}" ]; then cross=(--url "$4" --publish-url "$URL"); else cross=(--url "$URL"); fi
   # shellcheck disable=SC2086
   "${LOADGEN_PIN[@]}" "$JAVA" -Xmx2g --sun-misc-unsafe-memory-access=allow ${BENCH_LOADGEN_OPTS:-} -jar "$LOADGEN" run \
-    --url "$URL" --backend "$backend" --scenario "$scenario" --users "$users" --out "$3" $options
+    "${cross[@]}" --backend "$backend" --scenario "$scenario" --users "$users" --out "$3" $options
+}
+
+# The database's own load during a run (multi-node): statements and CPU seconds of the server processes, sampled
+# before and after; written as one CSV line per run to raw/dbload.csv.
+db_sample() { # backend -> "statements cpu_ticks"
+  local statements ticks=0 pid
+  case "$1" in
+    cable-mariadb*)
+      statements="$(mariadb -uroot -h127.0.0.1 -N -e "show global status like 'Questions'" | awk '{print $2}')"
+      for pid in $(pgrep -x mariadbd); do ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$pid/stat"))); done ;;
+    cable-postgresql*|pgnotify*)
+      statements="$(psql -h 127.0.0.1 -U postgres -d "$DB" -tAc "select sum(xact_commit + xact_rollback) from pg_stat_database")"
+      for pid in $(pgrep -x postgres); do
+        ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+      done ;;
+    *) statements=0 ;;
+  esac
+  echo "$statements $ticks"
+}
+
+measured_run() { # backend label, run, file[, node B url]
+  local before after seconds start
+  before="$(db_sample "$1")"
+  start=$(date +%s.%N)
+  run_load "$@"
+  after="$(db_sample "$1")"
+  seconds="$(echo "$(date +%s.%N) - $start" | bc)"
+  read -r s0 t0 <<< "$before"
+  read -r s1 t1 <<< "$after"
+  echo "$(basename "$3" .json),$seconds,$(( ${s1:-0} - ${s0:-0} )),$(( ${t1:-0} - ${t0:-0} ))" >> "$RAW/dbload.csv"
 }
 
 STARTED=$(date +%s)
+[ "$MULTI" = "1" ] && echo "run,seconds,statements,cpu_ticks(1/$(getconf CLK_TCK) s)" > "$RAW/dbload.csv"
 for backend in "${BACKEND_LIST[@]}"; do
   echo "== $backend"
   start_server "$backend"
-  if [ -n "$WARMUP" ]; then
+  if [ -n "$WARMUP" ] && [[ "$backend" != *-poll ]]; then
     run_load "$backend" "$WARMUP" "$OUT/warmup/$backend.json" > /dev/null
+    [ "$MULTI" = "1" ] && run_load "$backend" "$WARMUP" "$OUT/warmup/$backend-2n.json" "$URL_B" > /dev/null
   fi
   for run in "${RUNS[@]}"; do
     IFS='|' read -r scenario users options <<< "$run"
     tag="$(echo "$options" | grep -o -- '--fanout-rate [0-9]*' | tr -dc '0-9' || true)"
-    run_load "$backend" "$run" "$RAW/$backend-$scenario-$users${tag:+-r$tag}.json"
+    if [ "$MULTI" = "1" ]; then
+      # The -poll variants only show what the wake-up saves at low load: the idle case.
+      # and only across nodes (on one node a broadcast wakes its own poller either way).
+      if [[ "$backend" == *-poll ]] && [ "$tag" != "1" ]; then continue; fi
+      [[ "$backend" == *-poll ]] || measured_run "$backend" "$run" "$RAW/$backend-$scenario-$users${tag:+-r$tag}.json"
+      measured_run "$backend-2n" "$run" "$RAW/$backend-2n-$scenario-$users${tag:+-r$tag}.json" "$URL_B"
+    else
+      run_load "$backend" "$run" "$RAW/$backend-$scenario-$users${tag:+-r$tag}.json"
+    fi
   done
   stop_server
   if [ -f "$RAW/server-$backend.jfr" ]; then
@@ -203,10 +311,13 @@ if [ -n "$(git --no-optional-locks status --porcelain --untracked-files=no 2>/de
   REV="$REV (with uncommitted changes)"
 fi
 COMMAND="bench/run-matrix.sh"
+[ "$MULTI" = 1 ] && COMMAND="$COMMAND --multi-node"
 [ "$SMOKE" = 1 ] && COMMAND="$COMMAND --smoke"
 MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $("$JAVA" -version 2>&1 | sed -n 1p); $PINNING;\
  matrix ran for ${ELAPSED}s; git $REV; command: $COMMAND"
 CHECK=()
 [ "$SMOKE" = "1" ] && CHECK=(--check true)
-"$JAVA" -Djava.awt.headless=true -jar "$LOADGEN" report --in "$RAW" --out "$OUT" --machine "$MACHINE" "${CHECK[@]}"
+BASELINE=()
+[ "$MULTI" = "1" ] && [[ ",$BACKENDS," == *,redis,* ]] && BASELINE=(--baseline redis-2n)
+"$JAVA" -Djava.awt.headless=true -jar "$LOADGEN" report --in "$RAW" --out "$OUT" --machine "$MACHINE" "${CHECK[@]}" "${BASELINE[@]}"
 echo "Results in $OUT (results.md, results.csv, *.png); raw runs and server logs in $RAW"

@@ -231,7 +231,8 @@ abstract class Backend {
 
     /**
      * The cable's configuration mapping with its defaults, plus the bench's knobs when set: {@code bench.queueCapacity}
-     * and the diagnostic {@code bench.batchSize}, {@code bench.batchDelayMs}, {@code bench.autotrim}.
+     * and the diagnostic {@code bench.batchSize}, {@code bench.batchDelayMs}, {@code bench.autotrim}, {@code bench.wakeup}
+     * ({@code none} measures the writer without the doorbell's ringer).
      */
     static CableRuntimeConfig config() {
         // Fresh databases, and no Quarkus launch mode to pick the schema strategy from: the cable creates its tables.
@@ -240,7 +241,8 @@ abstract class Backend {
                 .withDefaultValue("quarkus.cable.schema.strategy", "update");
         Map.of("bench.queueCapacity", "quarkus.cable.writer.queue-capacity",
                 "bench.batchSize", "quarkus.cable.writer.batch-size",
-                "bench.autotrim", "quarkus.cable.autotrim").forEach((knob, property) -> {
+                "bench.autotrim", "quarkus.cable.autotrim",
+                "bench.wakeup", "quarkus.cable.wakeup.mode").forEach((knob, property) -> {
                     String value = prop(knob, null);
                     if (value != null) {
                         builder.withDefaultValue(property, value);

@@ -23,7 +23,9 @@ public final class CableStats {
         TRIM,
         SLOW_CONSUMER,
         LISTENER,
-        ORIGIN
+        ORIGIN,
+        /** The doorbell or the newest-id probe failed (polling covers it). */
+        WAKEUP
     }
 
     /**

@@ -11,6 +11,7 @@ import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 import io.quarkiverse.cable.runtime.store.PolledMessage;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkiverse.cable.runtime.transaction.TransactionStore;
+import io.quarkiverse.cable.runtime.wakeup.Wakeup;
 
 /**
  * What carries broadcasts from {@link CableEngine} to subscribers: the database (every node) or memory (this node).
@@ -46,6 +47,11 @@ public interface Transport {
     /** The datasource that stores the messages; empty when the transport stores nothing. */
     default Optional<String> datasource() {
         return Optional.empty();
+    }
+
+    /** How other nodes' commits wake this node's poller; {@link Wakeup#NONE} when nothing needs waking. */
+    default Wakeup wakeup() {
+        return Wakeup.NONE;
     }
 
     /** The background workers whose death liveness reports; none when the transport runs no thread. */

@@ -3,6 +3,7 @@ package io.quarkiverse.cable.runtime.config;
 import java.time.Duration;
 import java.util.Optional;
 
+import io.quarkiverse.cable.runtime.wakeup.WakeupMode;
 import io.quarkus.runtime.annotations.ConfigDocDefault;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
@@ -20,7 +21,8 @@ public interface CableRuntimeConfig {
 
     /**
      * How often the poller looks for new messages when nothing wakes it earlier. Broadcasts made on this node wake
-     * it at once; broadcasts from other nodes are seen within this interval.
+     * it at once; broadcasts from other nodes wake it through `wakeup.mode` (PostgreSQL doorbell, MariaDB/MySQL
+     * probe), and are seen within this interval when no wake-up arrives. This is the correctness path.
      */
     @WithDefault("100ms")
     Duration pollingInterval();
@@ -78,6 +80,47 @@ public interface CableRuntimeConfig {
      * Schema settings.
      */
     Schema schema();
+
+    /**
+     * How other nodes' broadcasts wake this node's poller before `polling-interval` ends (see the Configuration and
+     * Performance pages).
+     */
+    Wakeup wakeup();
+
+    interface Wakeup {
+        /**
+         * `auto` picks by database: PostgreSQL `notify`, MariaDB and MySQL `probe`, H2 `none`. `notify` (PostgreSQL
+         * only): after each committed batch the writer sends one `NOTIFY`, and every node `LISTEN`s on one dedicated
+         * connection outside the pool and polls at once. `probe`: every `probe-interval`, while the node subscribes
+         * to a channel, a single-row read of the newest committed id; a poll runs when it moved. `none`: other
+         * nodes' broadcasts are seen at the next poll. Polling stays the correctness path in every mode: a lost
+         * wake-up costs at most one `polling-interval`.
+         */
+        @WithDefault("auto")
+        WakeupMode mode();
+
+        /**
+         * How often the `probe` mode reads the newest committed id while this node subscribes to a channel (it does
+         * not query with no subscribed channel, nor when a poll completed within the interval). About half of it is
+         * added to the average cross-node latency; each node runs at most 1 s / interval cheap queries.
+         */
+        @WithDefault("10ms")
+        Duration probeInterval();
+
+        /**
+         * The longest wait between attempts to reconnect the doorbell's `LISTEN` connection (it starts at 100 ms and
+         * doubles), and between retries of a failing probe.
+         */
+        @WithDefault("10s")
+        Duration maxReconnectBackoff();
+
+        /**
+         * How often the idle `LISTEN` connection is checked with a round trip, so a connection that died silently
+         * (a network drop without a reset) is replaced.
+         */
+        @WithDefault("15s")
+        Duration listenerCheckInterval();
+    }
 
     /**
      * Recovery settings: how a subscriber that reconnects gets what it missed (see the Recoverable streams page).

@@ -31,6 +31,9 @@ import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
 import io.quarkiverse.cable.runtime.transaction.DatabaseTransactionStore;
 import io.quarkiverse.cable.runtime.transaction.TransactionStore;
 import io.quarkiverse.cable.runtime.trim.Trimmer;
+import io.quarkiverse.cable.runtime.wakeup.Wakeup;
+import io.quarkiverse.cable.runtime.wakeup.WakeupSettings;
+import io.quarkiverse.cable.runtime.wakeup.Wakeups;
 import io.quarkiverse.cable.runtime.writer.BatchWriter;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.quarkus.runtime.LaunchMode;
@@ -53,6 +56,7 @@ public final class DatabaseTransport implements Transport {
     private BatchWriter writer;
     private Poller poller;
     private Trimmer trimmer;
+    private Wakeup wakeup = Wakeup.NONE;
     private volatile boolean trackHorizon;
     private HistorySource history;
 
@@ -78,8 +82,13 @@ public final class DatabaseTransport implements Transport {
         poller = new Poller(store, subscribers, config, stats);
         trimmer = new Trimmer(store, config, stats);
         history = new DatabaseHistory(store, dialect, HistorySettings.from(config).maxReplay());
+        Poller polling = poller;
+        wakeup = Wakeups.create(WakeupSettings.from(config.wakeup()), dialect, source, polling::wake,
+                polling::lastSuccessNanos, subscribers::channelCount, stats, threadSuffix());
+        Wakeup ringing = wakeup;
         writer = new BatchWriter(store, config, stats, rows -> {
             poller.wake();
+            ringing.committed();
             trimmer.afterWrite(rows);
         });
         if (trackHorizon) {
@@ -98,6 +107,7 @@ public final class DatabaseTransport implements Transport {
                             : ""),
                     e);
         }
+        wakeup.start();
         writer.start(threadSuffix());
         trimmer.start(threadSuffix());
     }
@@ -109,6 +119,8 @@ public final class DatabaseTransport implements Transport {
         }
         return Optional.of(new DatabaseTransactionStore(agroal, store, rows -> {
             poller.wake();
+            // Broadcasts committed in the application's transaction ring other nodes too.
+            wakeup.committed();
             trimmer.afterWrite(rows);
         }));
     }
@@ -135,6 +147,7 @@ public final class DatabaseTransport implements Transport {
         }
         // Writer first: what was accepted is committed, then the poller can still deliver it while it drains.
         writer.stop(STOP_TIMEOUT_MILLIS);
+        wakeup.stop(STOP_TIMEOUT_MILLIS);
         poller.wake();
         trimmer.stop(STOP_TIMEOUT_MILLIS);
         poller.stop(STOP_TIMEOUT_MILLIS);
@@ -148,7 +161,17 @@ public final class DatabaseTransport implements Transport {
 
     @Override
     public List<Worker> workers() {
-        return writer == null ? List.of() : List.of(poller.worker(), writer.worker(), trimmer.worker());
+        if (writer == null) {
+            return List.of();
+        }
+        List<Worker> workers = new java.util.ArrayList<>(List.of(poller.worker(), writer.worker(), trimmer.worker()));
+        workers.addAll(wakeup.workers());
+        return List.copyOf(workers);
+    }
+
+    @Override
+    public Wakeup wakeup() {
+        return wakeup;
     }
 
     @Override

@@ -96,6 +96,8 @@ public class CableMetrics {
         }).description("Messages older than message-retention, counted up to health.max-trim-debt + 1 (probed at most"
                 + " once a second)").register(registry);
 
+        WakeupMetrics.register(registry, transport.wakeup());
+
         Timer lag = Timer.builder("cable.poll.lag")
                 .description("Time from a message's write (created_at) to its hand-off to local subscribers")
                 .publishPercentileHistogram()

@@ -12,6 +12,7 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.wakeup.Wakeup;
 
 /**
  * Readiness of the cable: down when its database is unreachable, its poller has not completed a cycle within
@@ -46,6 +47,12 @@ public class CableReadinessCheck implements HealthCheck {
         response.withData("database", s.databaseReachable() ? "reachable" : "unreachable");
         if (!s.databaseReachable()) {
             problems.add("database unreachable: " + s.databaseError());
+        }
+        // Informational only: polling stays correct without the doorbell, so it never makes the node unready.
+        Wakeup wakeup = observability.transport().wakeup();
+        response.withData("wakeup", wakeup.mode());
+        if (wakeup.mode().equals("notify")) {
+            response.withData("doorbell", wakeup.connected() ? "connected" : "disconnected");
         }
         response.withData("last-poll-age-ms", s.lastPollAgeMillis());
         if (s.lastPollAgeMillis() > limits.pollTimeout().toMillis()) {

@@ -2,6 +2,8 @@ package io.quarkiverse.cable.runtime.store;
 
 import java.util.Locale;
 
+import io.quarkiverse.cable.runtime.wakeup.WakeupMode;
+
 /**
  * All SQL the cable runs, per database. Statements that differ between databases are the only abstract methods;
  * everything else is shared ANSI SQL that H2, PostgreSQL and MariaDB/MySQL all accept.
@@ -45,6 +47,19 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
      * the primary key and filters the whole table.
      */
     public abstract String selectExpiredForTrim();
+
+    /** What {@code quarkus.cable.wakeup.mode=auto} means on this database. */
+    public abstract WakeupMode defaultWakeup();
+
+    /** The doorbell's LISTEN, or null when the database has no LISTEN/NOTIFY. */
+    public String listenDoorbell() {
+        return null;
+    }
+
+    /** The doorbell's ring: one parameter, the ringing node's id (a hint, never trusted), or null without NOTIFY. */
+    public String ringDoorbell() {
+        return null;
+    }
 
     // Shared statements. The shard row is both the id allocator and the writers' lock.
 
@@ -197,6 +212,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
             return "META-INF/quarkus-cable/ddl/h2.sql";
         }
 
+        /** Embedded H2 lives in one process, where a commit wakes the poller directly. */
+        @Override
+        public WakeupMode defaultWakeup() {
+            return WakeupMode.NONE;
+        }
+
         /**
          * Never filter: H2 serves {@code id > ? AND channel_hash IN (...)} from the channel index and visits every
          * row of the subscribed channels, not only the new ones (EXPLAIN ANALYZE, 40,000 rows over 250 channels, 100
@@ -222,6 +243,21 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         }
 
         @Override
+        public WakeupMode defaultWakeup() {
+            return WakeupMode.NOTIFY;
+        }
+
+        @Override
+        public String listenDoorbell() {
+            return "LISTEN quarkus_cable";
+        }
+
+        @Override
+        public String ringDoorbell() {
+            return "SELECT pg_notify('quarkus_cable', ?)";
+        }
+
+        @Override
         public String selectExpiredForTrim() {
             return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED";
         }
@@ -231,6 +267,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         @Override
         public String ddlResource() {
             return "META-INF/quarkus-cable/ddl/mariadb.sql";
+        }
+
+        /** No NOTIFY: the newest id (one row by primary key, {@link #newestId()}) is probed instead. */
+        @Override
+        public WakeupMode defaultWakeup() {
+            return WakeupMode.PROBE;
         }
 
         @Override

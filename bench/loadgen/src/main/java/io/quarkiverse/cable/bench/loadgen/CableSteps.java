@@ -15,23 +15,54 @@ final class CableSteps {
 
     private final WebSocketClient client;
     private final WebSocketConnectOptions connectOptions;
+    private final WebSocketConnectOptions publishOptions;
     private final RunOptions.Parameters parameters;
     private final Metrics metrics;
 
     CableSteps(WebSocketClient client, WebSocketConnectOptions connectOptions, RunOptions.Parameters parameters,
             Metrics metrics) {
+        this(client, connectOptions, connectOptions, parameters, metrics);
+    }
+
+    /** {@code publishOptions}: where producers connect (node A of a two-node run; else the same as connectOptions). */
+    CableSteps(WebSocketClient client, WebSocketConnectOptions connectOptions, WebSocketConnectOptions publishOptions,
+            RunOptions.Parameters parameters, Metrics metrics) {
         this.client = client;
         this.connectOptions = connectOptions;
+        this.publishOptions = publishOptions;
         this.parameters = parameters;
         this.metrics = metrics;
     }
 
     /** Connect and wait for the welcome; the duration is recorded whether or not it succeeds, as in k6. */
     Future<ActionCableClient> connect(VirtualUser vu) {
+        return open(vu.newConnection(client), connectOptions);
+    }
+
+    /** Connect where producers connect: node A in a two-node run. */
+    Future<ActionCableClient> connectPublisher(VirtualUser vu) {
+        return open(vu.newConnection(client), publishOptions);
+    }
+
+    boolean crossNode() {
+        return publishOptions != connectOptions;
+    }
+
+    /**
+     * Cross-node steady: a subscriber on node B and a sender on node A that share an identity ({@code ?id=}, which
+     * the bench server's identification honours), so the sender's pings answer on the stream B subscribes.
+     */
+    Future<ActionCableClient> connectPair(VirtualUser vu, String id, boolean sender) {
+        WebSocketConnectOptions base = sender ? publishOptions : connectOptions;
+        WebSocketConnectOptions options = new WebSocketConnectOptions(base.toJson())
+                .setURI(base.getURI() + (base.getURI().contains("?") ? "&" : "?") + "id=" + id);
+        return open(sender ? vu.newSecondConnection(client) : vu.newConnection(client), options);
+    }
+
+    private Future<ActionCableClient> open(ActionCableClient connection, WebSocketConnectOptions options) {
         long start = System.nanoTime();
         metrics.connectStarted(start);
-        ActionCableClient connection = vu.newConnection(client);
-        return connection.open(connectOptions, parameters.handshakeTimeoutS() * 1000L).transform(opened -> {
+        return connection.open(options, parameters.handshakeTimeoutS() * 1000L).transform(opened -> {
             metrics.connectDuration.add(millisSince(start));
             if (opened.failed()) {
                 metrics.connectionFailures.increment();
@@ -59,10 +90,16 @@ final class CableSteps {
      * counts as a receive failure and, like any wrong answer, as an invalid message and a failed round trip.
      */
     Future<Void> ping(VirtualUser vu, CableSubscription subscription, String workload, int index) {
+        return ping(vu, subscription, subscription, workload, index);
+    }
+
+    /** The ping goes out through {@code sender} and its pong is awaited on {@code subscription}. */
+    Future<Void> ping(VirtualUser vu, CableSubscription sender, CableSubscription subscription, String workload,
+            int index) {
         String body = MessageBody.of(parameters.testId(), workload, vu.id(), vu.iteration(), index,
                 parameters.payloadBytes());
         long start = System.nanoTime();
-        subscription.perform("ping", new JsonObject().put("message", body));
+        sender.perform("ping", new JsonObject().put("message", body));
         metrics.messagesSent.increment();
         return subscription.receive(parameters.receiveTimeoutMs()).compose(message -> {
             metrics.actionRtt.add(millisSince(start));

@@ -71,7 +71,8 @@ final class FanoutScenario implements Scenario {
     private Future<Void> publisher(VirtualUser vu) {
         int count = messageCount();
         long pauseMs = Math.round(1000.0 / parameters.fanoutRate());
-        return steps.connect(vu)
+        // Two nodes: the publisher is on node A, the subscribers on node B.
+        return steps.connectPublisher(vu)
                 .compose(connection -> steps.subscribe(connection, identifier))
                 .compose(subscription -> AsyncLoop.times(vu.context(), count, sequence -> {
                     // k6 sends Date.now(), whole milliseconds; rounding keeps the latency error unbiased.

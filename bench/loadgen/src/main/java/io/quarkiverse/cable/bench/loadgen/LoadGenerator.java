@@ -20,6 +20,8 @@ public final class LoadGenerator {
                   [--storm-max-duration-s max(15, time/3, handshake+5)] [--fanout-rate 10] [--fanout-time time]
                   [--fanout-warmup 15] [--fanout-drain 10] [--graceful-stop-s 30] [--test-id backend]
                   [--fanout-stream <test-id>-fanout]
+                  [--publish-url ws://...]   (two nodes: subscribers on --url, steady pings and the fan-out
+                                              publisher on this one)
               report --in <dir of run files> --out <dir> [--title "..."] [--machine "..."] [--baseline redis]
                   [--check true]   (exit 4 when any run counted a failure, gap, duplicate or reordering)
             """;

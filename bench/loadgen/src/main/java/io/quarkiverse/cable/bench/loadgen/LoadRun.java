@@ -65,7 +65,15 @@ final class LoadRun {
             probe(contexts.get(0), client, connect, handshakeMs);
 
             EpochClock clock = new EpochClock();
-            Scenario scenario = Scenario.create(options, new CableSteps(client, connect, options.parameters(), metrics),
+            WebSocketConnectOptions publish = options.crossNode()
+                    ? new WebSocketConnectOptions().setAbsoluteURI(options.publishUrl().toString())
+                            .addSubProtocol(ActionCableClient.SUBPROTOCOL)
+                    : connect;
+            if (options.crossNode()) {
+                probe(contexts.get(0), client, publish, handshakeMs);
+            }
+            Scenario scenario = Scenario.create(options,
+                    new CableSteps(client, connect, publish, options.parameters(), metrics),
                     metrics, clock);
             Instant startedAt = Instant.now();
             long start = System.nanoTime();
@@ -204,7 +212,9 @@ final class LoadRun {
                 ? (end - metrics.firstConnectNanos()) / 1e6
                 : null;
         return new RunResult(options.backend(), options.scenario().label(), options.users(), options.virtualUsers(),
-                options.url().toString(), parameters, startedAt.toString(), endedAt.toString(), seconds,
+                options.crossNode() ? options.url() + " (producers: " + options.publishUrl() + ")"
+                        : options.url().toString(),
+                parameters, startedAt.toString(), endedAt.toString(), seconds,
                 metrics.connectionsAttempted.sum(), metrics.connectionFailures.sum(),
                 metrics.subscriptionFailures.sum(), metrics.receiveFailures.sum(), metrics.invalidMessages.sum(),
                 metrics.messagesSent.sum(), metrics.messagesReceived.sum(), roundTripsOk,

@@ -9,7 +9,21 @@ import java.nio.file.Path;
  * ({@code bench/loadtest.js}, the per-vu-iterations storm version) with the same defaults; the k6 name is noted on
  * each.
  */
-record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Path out, Parameters parameters) {
+record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Path out, Parameters parameters,
+        URI publishUrl) {
+
+    /**
+     * Without {@code --publish-url}, everything runs on {@code url}. With it (two nodes on one database), subscribers
+     * stay on {@code url} (node B) and what produces the messages goes to {@code publishUrl} (node A): the steady
+     * pings through a second connection, the fan-out publisher.
+     */
+    RunOptions(URI url, String backend, ScenarioKind scenario, int users, Path out, Parameters parameters) {
+        this(url, backend, scenario, users, out, parameters, url);
+    }
+
+    boolean crossNode() {
+        return !publishUrl.equals(url);
+    }
 
     /** Written into the run file as given, so a result can always be traced back to its settings. */
     record Parameters(
@@ -36,6 +50,8 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
 
     static RunOptions parse(Arguments args) throws UsageException {
         URI url = parseUrl(args.required("url"));
+        String publishText = args.text("publish-url", null);
+        URI publishUrl = publishText == null ? url : parseUrl(publishText);
         String backend = args.required("backend");
         ScenarioKind scenario = ScenarioKind.parse(args.required("scenario"));
         int users = args.requiredInteger("users", 1);
@@ -67,7 +83,8 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
         return new RunOptions(url, backend, scenario, users, out,
                 new Parameters(time, num, payloadBytes, receiveTimeoutMs, handshakeTimeoutS, minSleepMs, maxSleepMs,
                         churnUsers, churnTime, stormRounds, stormSleepMs, stormMaxDurationS, fanoutRate, fanoutTime,
-                        fanoutWarmup, fanoutDrain, gracefulStopS, testId, fanoutStream));
+                        fanoutWarmup, fanoutDrain, gracefulStopS, testId, fanoutStream),
+                publishUrl);
     }
 
     /** Connections held open at the same time by the scenario's virtual users. */

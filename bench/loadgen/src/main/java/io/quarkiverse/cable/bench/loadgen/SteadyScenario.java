@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.bench.loadgen;
 
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.vertx.core.Future;
@@ -29,11 +30,34 @@ final class SteadyScenario implements Scenario {
     }
 
     private Future<Void> iteration(VirtualUser vu) {
+        if (steps.crossNode()) {
+            return crossNodeIteration(vu);
+        }
         return steps.connect(vu)
                 .compose(connection -> steps.subscribe(connection, BROADCAST_CHANNEL))
                 .compose(subscription -> AsyncLoop.times(vu.context(), parameters.num(),
                         i -> steps.ping(vu, subscription, "steady", i).compose(pong -> vu.sleep(randomPauseMs())))
                         .onSuccess(done -> subscription.client().close()));
+    }
+
+    /**
+     * Two nodes: the user subscribes on node B, then opens a second connection on node A under the same identity
+     * and pings through it; the pong is broadcast on A and awaited on B, so every round trip crosses nodes. (The A
+     * connection subscribes too, as an action needs a subscription; the copy of the pong it gets is ignored.)
+     */
+    private Future<Void> crossNodeIteration(VirtualUser vu) {
+        String id = UUID.randomUUID().toString();
+        return steps.connectPair(vu, id, false)
+                .compose(connection -> steps.subscribe(connection, BROADCAST_CHANNEL))
+                .compose(receiver -> steps.connectPair(vu, id, true)
+                        .compose(connection -> steps.subscribe(connection, BROADCAST_CHANNEL))
+                        .compose(sender -> AsyncLoop.times(vu.context(), parameters.num(),
+                                i -> steps.ping(vu, sender, receiver, "steady", i)
+                                        .compose(pong -> vu.sleep(randomPauseMs())))
+                                .onSuccess(done -> {
+                                    sender.client().close();
+                                    receiver.client().close();
+                                })));
     }
 
     /** k6's {@code randomIntBetween(MIN_SLEEP_MS, MAX_SLEEP_MS)}, bounds included; the minimum if they cross. */

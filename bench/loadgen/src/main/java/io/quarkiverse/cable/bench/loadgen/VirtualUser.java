@@ -19,6 +19,8 @@ final class VirtualUser {
     private final Vertx vertx;
     private int iteration;
     private ActionCableClient connection;
+    /** A second connection of the iteration (the cross-node steady's sender on the other node), or null. */
+    private ActionCableClient second;
     private Promise<Void> sleeping;
     private long sleepTimer;
     private boolean interrupted;
@@ -54,6 +56,15 @@ final class VirtualUser {
         return connection;
     }
 
+    /** A second connection for this iteration, closed with the first. */
+    ActionCableClient newSecondConnection(WebSocketClient client) {
+        second = new ActionCableClient(vertx, client);
+        if (interrupted) {
+            second.close();
+        }
+        return second;
+    }
+
     /** k6's {@code sleep}. */
     Future<Void> sleep(long millis) {
         if (interrupted) {
@@ -74,6 +85,10 @@ final class VirtualUser {
             connection.close();
             connection = null;
         }
+        if (second != null) {
+            second.close();
+            second = null;
+        }
         iteration++;
     }
 
@@ -81,6 +96,9 @@ final class VirtualUser {
         interrupted = true;
         if (connection != null) {
             connection.close();
+        }
+        if (second != null) {
+            second.close();
         }
         if (sleeping != null) {
             vertx.cancelTimer(sleepTimer);

@@ -8,7 +8,11 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.CableRequest;
 
-/** Every connection is accepted and named by a fresh UUID, which gives each one its own ping stream. */
+/**
+ * Every connection is accepted and named by a fresh UUID, which gives each one its own ping stream; or by its
+ * {@code ?id=} query parameter, so the cross-node steady load can open two connections, on two nodes, that share a
+ * ping stream.
+ */
 @Singleton
 public class BenchIdentification implements CableIdentification {
 
@@ -16,6 +20,7 @@ public class BenchIdentification implements CableIdentification {
 
     @Override
     public Map<String, String> identify(CableRequest request) {
-        return Map.of(ID, UUID.randomUUID().toString());
+        String id = request.queryParam(ID);
+        return Map.of(ID, id == null || id.isBlank() ? UUID.randomUUID().toString() : id);
     }
 }

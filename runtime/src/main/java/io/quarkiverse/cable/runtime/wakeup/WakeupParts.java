@@ -1,0 +1,15 @@
+package io.quarkiverse.cable.runtime.wakeup;
+
+import java.util.function.LongSupplier;
+
+import io.quarkiverse.cable.runtime.FailureLog;
+import io.quarkiverse.cable.runtime.store.SqlDialect;
+
+/**
+ * What a wake-up needs from the data path: pooled connections, the dialect's SQL, a way to wake the poller, when the
+ * poller last completed a cycle, and how many channels this node subscribes.
+ */
+record WakeupParts(DoorbellRinger.PooledConnections pool, SqlDialect dialect, Runnable wake,
+        LongSupplier lastPollNanos, java.util.function.IntSupplier channelCount, WakeupSettings settings,
+        WakeupStats stats, FailureLog failures, String threadSuffix) {
+}
