@@ -21,6 +21,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -47,6 +48,7 @@ class ClosedDuringUpgradeTest {
     WebSocketStreams streams;
 
     @Inject
+    @Internal
     CableEngine engine;
 
     /** How a client leaves: reset at once, close at once, or close after reading the 101. */

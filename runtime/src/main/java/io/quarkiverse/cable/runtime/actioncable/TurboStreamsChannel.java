@@ -9,6 +9,7 @@ import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.TurboStreams;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 
 /**
@@ -25,6 +26,7 @@ public class TurboStreamsChannel implements ChannelHandler {
     CableRuntimeConfig config;
 
     @Inject
+    @Internal
     CableEngine engine;
 
     @Override
