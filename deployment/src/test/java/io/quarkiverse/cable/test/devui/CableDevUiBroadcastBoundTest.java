@@ -27,8 +27,6 @@ class CableDevUiBroadcastBoundTest extends DevUIJsonRPCTest {
                     quarkus.datasource.db-kind=h2
                     quarkus.datasource.jdbc.url=jdbc:h2:mem:cable-devui-bound;DB_CLOSE_DELAY=-1
                     quarkus.devservices.enabled=false
-                    # Dev mode listens on quarkus.http.port: use the private test port, never the shared 8080.
-                    quarkus.http.port=${quarkus.http.test-port:8081}
                     quarkus.hibernate-orm.schema-management.strategy=validate
                     quarkus.cable.writer.batch-delay=8s
                     quarkus.cable.health.writer-timeout=1s

@@ -22,14 +22,15 @@ class CableDevUiTest extends DevUIJsonRPCTest {
     @RegisterExtension
     static final QuarkusDevModeTest app = new QuarkusDevModeTest()
             .withApplicationRoot(jar -> jar.addClass(WatchedChannel.class)
-                    .addAsResource(new StringAsset("""
-                            quarkus.datasource.db-kind=h2
-                            quarkus.datasource.jdbc.url=jdbc:h2:mem:cable-devui;DB_CLOSE_DELAY=-1
-                            quarkus.devservices.enabled=false
-                            # Dev mode listens on quarkus.http.port: use the private test port, never the shared 8080.
-                            quarkus.http.port=${quarkus.http.test-port:8081}
-                            quarkus.hibernate-orm.schema-management.strategy=validate
-                            """), "application.properties"));
+                    .addAsResource(
+                            new StringAsset(
+                                    """
+                                            quarkus.datasource.db-kind=h2
+                                            quarkus.datasource.jdbc.url=jdbc:h2:mem:cable-devui;DB_CLOSE_DELAY=-1
+                                            quarkus.devservices.enabled=false
+                                            quarkus.hibernate-orm.schema-management.strategy=validate
+                                            """),
+                            "application.properties"));
 
     CableDevUiTest() {
         super("quarkus-cable");
