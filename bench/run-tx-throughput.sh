@@ -2,7 +2,7 @@
 # Transactional broadcast throughput against plain broadcasts, on PostgreSQL and MariaDB, 1 and 5 threads, measured in
 # the same server session (the bench server's POST /bench/tx-throughput, TransactionalThroughput.java).
 #
-#   bench/run-tx-throughput.sh           3 rounds -> bench/results/tx-throughput.md (about 4-5 minutes on 2 cores)
+#   bench/run-tx-throughput.sh           3 rounds -> bench/results/tx-throughput.md (about 75 s of runs after the builds, 2 cores)
 #   bench/run-tx-throughput.sh --smoke   1 small round, fails on any failed broadcast -> tx-throughput-smoke.md
 #
 # Modes: plain (cable.broadcast, no transaction, 2,000 in flight per thread), tx (one broadcast per transaction),
