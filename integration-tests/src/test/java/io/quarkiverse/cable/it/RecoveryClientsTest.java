@@ -1,11 +1,6 @@
 package io.quarkiverse.cable.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.io.File;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -25,18 +20,6 @@ class RecoveryClientsTest {
 
     @Test
     void clientsRecoverExactly() throws Exception {
-        File directory = new File("src/test/js");
-        assertThat(new File(directory, "node_modules/playwright-core")).as("npm ci ran in src/test/js").isDirectory();
-        String origin = "http://" + base.getHost() + ":" + base.getPort();
-        ProcessBuilder builder = new ProcessBuilder("node", "--test", "--test-concurrency=1", "recovery.test.js")
-                .directory(directory).redirectErrorStream(true);
-        builder.environment().put("CABLE_BASE", origin);
-        Process node = builder.start();
-        String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        boolean finished = node.waitFor(10, TimeUnit.MINUTES);
-        System.out.println(output);
-        assertThat(finished).as("node finished").isTrue();
-        assertThat(node.exitValue()).as("node --test exit code; its output:%n%s", output).isZero();
-        assertThat(output).contains("# pass 3").contains("# fail 0");
+        NodeTests.assertPasses(base, "recovery.test.js", 3);
     }
 }
