@@ -19,6 +19,7 @@
 #                     every 100 ms as Solid Cable; idle case only)
 #   BENCH_IDLE_TIME   multi-node: seconds of the idle case (full default 60)
 #   BENCH_DB          database name on PostgreSQL and MariaDB (default cable_bench)
+#   BENCH_PORT / BENCH_PORT_B  HTTP ports of node A and node B (default 8090 / 8091)
 #   BENCH_TIME        seconds of steady load (full default 30; k6's default is 90)
 #   BENCH_FANOUT_TIME seconds of fan-out publishing (full default 15; k6's default is 90)
 #   BENCH_PIN         1 (default) pins the server to CPU 0 and the load generator to CPU 1; 0 lets them float.
@@ -45,9 +46,9 @@ for arg in "$@"; do
 done
 DB="${BENCH_DB:-cable_bench}"
 
-PORT=8090
+PORT="${BENCH_PORT:-8090}"
 URL="ws://127.0.0.1:$PORT/cable"
-PORT_B=8091
+PORT_B="${BENCH_PORT_B:-8091}"
 URL_B="ws://127.0.0.1:$PORT_B/cable"
 PIN="${BENCH_PIN:-1}"
 if [ "$MULTI" = "1" ] && [ "$SMOKE" = "1" ]; then
