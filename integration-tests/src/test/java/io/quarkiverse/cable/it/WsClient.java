@@ -26,10 +26,12 @@ final class WsClient implements AutoCloseable {
     volatile String closeReason;
     volatile String subProtocol;
     private final WebSocketClient client;
+    private final String path;
     private volatile WebSocket socket;
 
-    private WsClient(WebSocketClient client) {
+    private WsClient(WebSocketClient client, String path) {
         this.client = client;
+        this.path = path;
     }
 
     static WsClient connect(Vertx vertx, URI base, String path, String... subProtocols) throws Exception {
@@ -39,7 +41,7 @@ final class WsClient implements AutoCloseable {
         for (String subProtocol : subProtocols) {
             options.addSubProtocol(subProtocol);
         }
-        WsClient ws = new WsClient(client);
+        WsClient ws = new WsClient(client, path);
         // Handlers are set before the connection exists (ClientWebSocket), so a frame the server sends right after
         // the handshake (a welcome, a "ready") can never arrive before them and be dropped.
         ClientWebSocket socket = client.webSocket();
@@ -90,8 +92,8 @@ final class WsClient implements AutoCloseable {
         try {
             await().atMost(Collector.TIMEOUT).until(() -> received.contains(frame));
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError("expected frame " + frame + " within " + Collector.TIMEOUT + "; " + state() + "; "
-                    + ThreadDumps.write("ws-client-timeout"), e);
+            throw new AssertionError("expected frame " + frame + " within " + Collector.TIMEOUT + "; " + state()
+                    + ServerSide.describe(path) + "; " + ThreadDumps.write("ws-client-timeout"), e);
         }
         return this;
     }
