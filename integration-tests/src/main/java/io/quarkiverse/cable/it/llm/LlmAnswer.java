@@ -26,17 +26,14 @@ final class LlmAnswer {
     private LlmAnswer() {
     }
 
-    /** The answer's tokens: words with their leading space, sentence by sentence, {@code count} in all. */
+    /** The answer's tokens: words with their leading space, whole sentences, at least {@code count} in all. */
     static List<String> tokens(String id, int count) {
         SplittableRandom random = new SplittableRandom(id.hashCode());
-        List<String> tokens = new ArrayList<>(count);
+        List<String> tokens = new ArrayList<>(count + 8);
         while (tokens.size() < count) {
             String sentence = pick(random, OPENINGS) + " " + pick(random, SUBJECTS) + " " + pick(random, VERBS) + " "
                     + pick(random, OBJECTS) + " " + pick(random, CLOSINGS) + ".";
             for (String word : sentence.split(" ")) {
-                if (tokens.size() == count) {
-                    break;
-                }
                 tokens.add(tokens.isEmpty() ? word : " " + word);
             }
         }

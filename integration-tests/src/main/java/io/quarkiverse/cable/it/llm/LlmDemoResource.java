@@ -56,7 +56,7 @@ public class LlmDemoResource {
         List<String> answer = LlmAnswer.tokens(id, count);
         // A model produces tokens at its own pace, whoever is listening: the generation runs on its own thread.
         Thread.ofVirtual().name("llm-demo-" + id).start(() -> generate(id, answer, pause));
-        return Integer.toString(count);
+        return Integer.toString(answer.size());
     }
 
     @GET
