@@ -31,6 +31,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.quarkus.websockets.next.runtime.ConnectionManager;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
 /**
@@ -211,6 +212,18 @@ public class WebSocketStreams implements CableStreams {
                 problem);
         stopAll(connection.id());
         String reason = problem.length() > 120 ? problem.substring(0, 120) : problem;
+        // This runs inside the connection listener, while WebSockets Next is still initialising the connection on its
+        // event loop: closing the socket here would make its next step (setting the message handlers) throw "WebSocket
+        // is closed" into Vert.x and fail the upgrade instead of sending our close frame. Close once that step is done.
+        Context context = Vertx.currentContext();
+        if (context == null) {
+            close(connection, reason);
+        } else {
+            context.runOnContext(ignored -> close(connection, reason));
+        }
+    }
+
+    private static void close(WebSocketConnection connection, String reason) {
         connection.close(new CloseReason(ConnectionOutbox.POLICY_VIOLATION, reason)).subscribe().with(ignored -> {
         }, failure -> {
         });
