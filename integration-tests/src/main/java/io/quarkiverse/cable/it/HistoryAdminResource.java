@@ -8,6 +8,7 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.runtime.ChannelHash;
@@ -15,7 +16,7 @@ import io.quarkiverse.cable.runtime.ChannelHash;
 /**
  * Tests only: deletes a channel's stored history the documented way (its messages together with its
  * {@code cable_channels} row), so its next broadcast starts a new epoch and recovering clients are told the history
- * is lost.
+ * is lost; or deletes a channel's oldest messages, keeping its row and epoch, as trimming does.
  */
 @Path("/history-admin")
 public class HistoryAdminResource {
@@ -40,6 +41,19 @@ public class HistoryAdminResource {
                 delete.executeUpdate();
             }
             return Integer.toString(messages);
+        }
+    }
+
+    /** Deletes the channel's messages up to stream position {@code through}, as if they had been trimmed. */
+    @DELETE
+    @Path("/{channel}/messages")
+    public String trim(@PathParam("channel") String channel, @QueryParam("through") long through) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement delete = connection.prepareStatement(
+                        "DELETE FROM cable_messages WHERE channel_hash = ? AND stream_position <= ?")) {
+            delete.setLong(1, ChannelHash.of(channel));
+            delete.setLong(2, through);
+            return Integer.toString(delete.executeUpdate());
         }
     }
 }
