@@ -30,8 +30,9 @@ import io.vertx.core.http.WebSocketConnectOptions;
  * Every {@code @StreamFrom} connection opened in a burst hears "ready" (its stream confirmed by the poller) and then
  * receives a broadcast: each connection streams its own room, so each open queues a new subscription while the poller
  * is busy starting the others and polling (the moment a wake-up could be used up by the poller's own database wait).
- * The polling interval is an hour and other nodes' wake-ups are off, so only this node's wake-ups can start a
- * subscription or deliver a broadcast in time: a lost one leaves a client without its "ready".
+ * The same for Action Cable subscriptions, whose confirmation waits for the same starting line. The polling interval is
+ * an hour and other nodes' wake-ups are off, so only this node's wake-ups can start a subscription or deliver a
+ * broadcast in time: a lost one leaves a client without its "ready" or its confirmation.
  */
 @QuarkusTest
 @TestProfile(StreamReadyStressTest.WakeupsOnly.class)
@@ -59,6 +60,55 @@ class StreamReadyStressTest {
 
     private record Client(String room, ClientWebSocket socket, CompletableFuture<Void> ready,
             CompletableFuture<Void> received, CompletableFuture<Short> ended) {
+    }
+
+    @Test
+    void everyActionCableSubscriptionOfABurstIsConfirmedAndLive() throws Exception {
+        WebSocketClient webSockets = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(BURST * 2));
+        String prefix = "confirm-" + System.nanoTime() + "-";
+        try {
+            for (int opened = 0; opened < CONNECTIONS / 2; opened += BURST) {
+                List<Client> burst = new ArrayList<>();
+                List<CompletableFuture<?>> connected = new ArrayList<>();
+                for (int i = 0; i < BURST; i++) {
+                    String room = prefix + (opened + i);
+                    String identifier = "{\"channel\":\"ChatChannel\",\"room\":\"" + room + "\"}";
+                    Client client = new Client(room, webSockets.webSocket(), new CompletableFuture<>(),
+                            new CompletableFuture<>(), new CompletableFuture<>());
+                    client.socket().textMessageHandler(text -> {
+                        if (text.equals("{\"type\":\"welcome\"}")) {
+                            client.socket().writeTextMessage(ActionCableProtocolTest.subscribe(identifier));
+                        } else if (text.equals(ActionCableProtocolTest.confirm(identifier))) {
+                            client.ready().complete(null);
+                        } else if (text.contains("to " + room)) {
+                            client.received().complete(null);
+                        }
+                    });
+                    client.socket().closeHandler(ignored -> client.ended().complete(client.socket().closeStatusCode()));
+                    connected.add(client.socket().connect(new WebSocketConnectOptions().setHost(base.getHost())
+                            .setPort(base.getPort()).setURI("/cable").addSubProtocol("actioncable-v1-json"))
+                            .toCompletionStage().toCompletableFuture());
+                    burst.add(client);
+                }
+                CompletableFuture.allOf(connected.toArray(CompletableFuture[]::new)).get(BURST_WAIT.toSeconds(),
+                        TimeUnit.SECONDS);
+                awaitAll(burst, Client::ready, "had its subscription confirmed", opened);
+                List<CompletableFuture<Void>> commits = new ArrayList<>();
+                for (Client client : burst) {
+                    commits.add(cable.broadcast("chat:" + client.room(), "{\"text\":\"to " + client.room() + "\"}")
+                            .toCompletableFuture());
+                }
+                CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(BURST_WAIT.toSeconds(),
+                        TimeUnit.SECONDS);
+                awaitAll(burst, Client::received, "received its room's broadcast", opened);
+                for (Client client : burst) {
+                    assertThat(client.ended()).isNotDone();
+                    client.socket().close();
+                }
+            }
+        } finally {
+            webSockets.close();
+        }
     }
 
     @Test
