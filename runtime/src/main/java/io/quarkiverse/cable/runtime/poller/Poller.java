@@ -42,6 +42,8 @@ public final class Poller {
     private final ConcurrentLinkedQueue<LocalSubscription> pending = new ConcurrentLinkedQueue<>();
     private final Worker worker = new Worker("poller", this::run);
     private volatile long cursor;
+    /** Set by {@link #stop}: a subscription queued from then on is ended, since no poll will ever start it. */
+    private volatile boolean stopped;
     private volatile long lastSuccessNanos = System.nanoTime();
     private volatile boolean trackHorizon;
     private volatile long horizon;
@@ -66,9 +68,17 @@ public final class Poller {
         worker.start(suffix);
     }
 
-    /** Queues a subscription to be started on the poller thread, and wakes the poller. */
+    /**
+     * Queues a subscription to be started on the poller thread, and wakes the poller. Once the poller has stopped the
+     * subscription is ended instead: queued after {@link #stop} drained the queue, it would be neither confirmed nor
+     * ended, and whoever waits for its confirmation would wait forever.
+     */
     public void startSubscription(LocalSubscription subscription) {
         pending.add(subscription);
+        if (stopped) {
+            endPending();
+            return;
+        }
         wake();
     }
 
@@ -78,7 +88,12 @@ public final class Poller {
     }
 
     public void stop(long timeoutMillis) {
+        stopped = true;
         worker.stop(timeoutMillis);
+        endPending();
+    }
+
+    private void endPending() {
         LocalSubscription subscription;
         while ((subscription = pending.poll()) != null) {
             subscription.end(new CableException.Stopped());
@@ -122,7 +137,7 @@ public final class Poller {
                 lastSuccessNanos = System.nanoTime();
                 backoff = FIRST_BACKOFF_MILLIS;
                 if (!more && worker.running()) {
-                    LockSupport.parkNanos(intervalNanos);
+                    worker.idle(intervalNanos);
                 }
             } catch (Throwable e) {
                 failures.record(CableStats.Failure.POLL,
@@ -204,7 +219,15 @@ public final class Poller {
                 subscribers.remove(subscription);
                 continue;
             }
-            subscription.start(newest);
+            try {
+                subscription.start(newest);
+            } catch (RuntimeException | Error e) {
+                // Taken off the queue, it would otherwise stay subscribed and never be confirmed (a start hook that
+                // cannot start its history thread); the others still start.
+                subscription.end(e);
+                failures.record(CableStats.Failure.POLL, "Cable subscription to '" + subscription.channel()
+                        + "' could not start: " + e, e);
+            }
         }
     }
 }
