@@ -40,6 +40,8 @@ final class RecoveringClient {
     private Promise<Void> ready;
     private long awaitedOffset = Long.MAX_VALUE;
     private Promise<Void> caughtUp;
+    /** The last subscribe command sent. */
+    JsonObject sent;
 
     RecoveringClient(Vertx vertx, String stream, ViolationLog violations) {
         this.vertx = vertx;
@@ -62,13 +64,7 @@ final class RecoveringClient {
      * {@code confirm_history} (recovering), fails when the connection ends first or {@code timeoutMs} passes.
      */
     Future<Void> connect(WebSocketClient client, WebSocketConnectOptions options, long expectedOffset, long timeoutMs) {
-        ready = Promise.promise();
-        welcomed = false;
-        subscribed = false;
-        replayed = 0;
-        historyPending = epoch != null;
-        historyTarget = expectedOffset;
-        Promise<Void> mine = ready;
+        Promise<Void> mine = newConnection(expectedOffset);
         long timer = vertx.setTimer(timeoutMs, id -> {
             if (mine.tryFail("not ready within " + timeoutMs + " ms (offset " + offset + " of " + expectedOffset + ")")) {
                 close();
@@ -81,6 +77,17 @@ final class RecoveringClient {
         opening.closeHandler(ignored -> mine.tryFail("connection closed"));
         opening.connect(options).onFailure(mine::tryFail);
         return mine.future().onComplete(ignored -> vertx.cancelTimer(timer));
+    }
+
+    /** Resets the per-connection state for a new connection; its promise completes when the client is ready. */
+    Promise<Void> newConnection(long expectedOffset) {
+        ready = Promise.promise();
+        welcomed = false;
+        subscribed = false;
+        replayed = 0;
+        historyPending = epoch != null;
+        historyTarget = expectedOffset;
+        return ready;
     }
 
     /** Completes once the client received offset {@code target} (at once when it already has). */
@@ -100,7 +107,7 @@ final class RecoveringClient {
         }
     }
 
-    private void onText(String text) {
+    void onText(String text) {
         JsonObject frame;
         try {
             frame = new JsonObject(text);
@@ -120,7 +127,10 @@ final class RecoveringClient {
                     subscribe.put("history", new JsonObject().put("streams", new JsonObject().put("fanout:" + stream,
                             new JsonObject().put("epoch", epoch).put("offset", offset))));
                 }
-                socket.writeTextMessage(subscribe.encode());
+                sent = subscribe;
+                if (socket != null) {
+                    socket.writeTextMessage(subscribe.encode());
+                }
             } else {
                 violation("expected a welcome with a sid, got " + text);
             }
