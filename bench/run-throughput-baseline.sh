@@ -7,7 +7,8 @@
 #                                                           recoverable streams, issue 10)
 #
 # Environment:
-#   BENCH_ROUNDS (5)                  rounds; each runs both jars once (1 warm-up + 3 measured operations per row)
+#   BENCH_ROUNDS (5)                  rounds; each runs every row (backend x threads) once per jar, 1 warm-up + 3
+#                                     measured operations each
 #   BENCH_BROADCASTS (100000)         broadcasts per operation
 #   BENCH_BACKENDS (postgresql,mariadb), BENCH_THREADS (1,5)
 #   BENCH_DB (cable_bench)            database name prefix: each side gets its own PostgreSQL and MariaDB database,
@@ -15,6 +16,7 @@
 #                                     interfere
 #   BENCH_WORK (/tmp/cable-throughput-baseline)   where the baseline worktree, both jars and the raw results go
 #   BENCH_SKIP_BUILD=1                reuse the jars already in BENCH_WORK/{base,head}
+#   BENCH_JAVA_OPTS                   extra JVM options, e.g. -Djmh.ignoreLock=true when another JMH run holds /tmp/jmh.lock
 #   BENCH_OUT (bench/results/throughput-baseline.md)
 # Builds install quarkus-cable into the local Maven repository (the baseline first, this checkout last), so run it
 # with a private repository (-Dmaven.repo.local in .mvn/maven.config) if other builds share the machine.
@@ -68,47 +70,63 @@ pg_url() { echo "jdbc:postgresql://127.0.0.1:5432/${DB}_$1"; }
 mariadb_url() { echo "jdbc:mariadb://127.0.0.1:3306/${DB}_$1"; }
 
 # --- interleaved rounds -----------------------------------------------------------------------------------------
+# Each round runs every backend x thread count once per side, the two sides back to back (which side goes first
+# alternates by round), so the pairs compared are minutes apart at most, whatever else the machine does meanwhile.
 STARTED="$(date -u +%FT%TZ)"
+IFS=',' read -r -a BACKEND_LIST <<< "$BACKENDS"
+IFS=',' read -r -a THREAD_LIST <<< "$THREADS"
 for round in $(seq 1 "$ROUNDS"); do
-  for side in base head; do
-    echo "round $round/$ROUNDS: $side"
-    "$JAVA_HOME/bin/java" -Dbench.backends="$BACKENDS" -Dbench.threads="$THREADS" -Dbench.broadcasts="$BROADCASTS" \
-      -Dbench.warmups=1 -Dbench.iterations=3 -Dbench.postgresql.url="$(pg_url $side)" \
-      -Dbench.mariadb.url="$(mariadb_url $side)" -Dbench.out="$WORK/raw/$side-$round.md" \
-      -jar "$WORK/$side/quarkus-cable-bench.jar" > "$WORK/raw/$side-$round.log" 2>&1 \
-      || { echo "run failed, see $WORK/raw/$side-$round.log" >&2; exit 1; }
+  if [ $((round % 2)) = 1 ]; then SIDES=(base head); else SIDES=(head base); fi
+  for backend in "${BACKEND_LIST[@]}"; do
+    for threads in "${THREAD_LIST[@]}"; do
+      for side in "${SIDES[@]}"; do
+        name="$side-$backend-$threads-$round"
+        echo "round $round/$ROUNDS: $backend, $threads threads, $side"
+        # shellcheck disable=SC2086
+        "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} -Dbench.backends="$backend" -Dbench.threads="$threads" -Dbench.broadcasts="$BROADCASTS" \
+          -Dbench.warmups=1 -Dbench.iterations=3 -Dbench.postgresql.url="$(pg_url $side)" \
+          -Dbench.mariadb.url="$(mariadb_url $side)" -Dbench.out="$WORK/raw/$name.md" \
+          -jar "$WORK/$side/quarkus-cable-bench.jar" > "$WORK/raw/$name.log" 2>&1 \
+          || { echo "run failed, see $WORK/raw/$name.log" >&2; exit 1; }
+      done
+    done
   done
 done
 
 # --- report: medians of every measured operation, per side --------------------------------------------------------
-python3 - "$WORK/raw" "$ROUNDS" "$BROADCASTS" "$BASE_SHA" "$HEAD_SHA" "$STARTED" "$OUT" <<'PY'
-import json, statistics, sys, os, glob, platform
-raw, rounds, broadcasts, base, head, started, out = sys.argv[1:]
+python3 - "$WORK/raw" "$ROUNDS" "$BROADCASTS" "$BASE_SHA" "$HEAD_SHA" "$STARTED" "$OUT" "$BACKENDS" "$THREADS" <<'PY'
+import json, statistics, sys, os, platform
+raw, rounds, broadcasts, base, head, started, out, backends, threads = sys.argv[1:]
 rounds, broadcasts = int(rounds), int(broadcasts)
-ops = {}  # (backend, threads, side) -> [ms per operation]
 failed = 0
-for side in ("base", "head"):
-    for r in range(1, rounds + 1):
-        for bench in json.load(open(f"{raw}/{side}-{r}-jmh.json")):
-            key = (bench["params"]["backend"], int(bench["params"]["threads"]), side)
-            for fork in bench["primaryMetric"]["rawData"]:
-                ops.setdefault(key, []).extend(fork)
-        log = open(f"{raw}/{side}-{r}.log").read()
-        failed += log.count("FAILURES:")
-unit = "ms"
+def ops(side, backend, threads, r):
+    global failed
+    name = f"{raw}/{side}-{backend}-{threads}-{r}"
+    failed += open(name + ".log").read().count("FAILURES:")
+    values = []
+    for bench in json.load(open(name + "-jmh.json")):
+        for fork in bench["primaryMetric"]["rawData"]:
+            values.extend(fork)
+    return values
 lines = [f"# Broadcast throughput: {head} against {base}", "",
          f"JMH `BroadcastThroughput`, {broadcasts:,} broadcasts per operation to commit, 1 warm-up + 3 measured operations per "
-         f"row and run, {rounds} rounds run interleaved (base, head, base, head...) from {started}. Median over all "
-         f"measured operations of a side ({3 * rounds} each); ratio = head broadcasts/s / base broadcasts/s.", "",
-         "| Backend | Threads | base median op (ms) | head median op (ms) | base broadcasts/s | head broadcasts/s | head / base | base min-max (ms) | head min-max (ms) |",
+         f"JMH run; {rounds} rounds from {started}, each running every row once per side with the two sides back to back "
+         "(alternating which goes first). Median op = median over all measured operations of a side; paired ratio = "
+         "median over the rounds of (base mean op / head mean op) of the same round, above 1 when head is faster.", "",
+         "| Backend | Threads | base median op (ms) | head median op (ms) | base broadcasts/s | head broadcasts/s | head / base (medians) | head / base (paired, median) | paired min-max |",
          "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-for backend, threads in sorted({(b, t) for b, t, _ in ops}, key=lambda k: (k[1], k[0])):
-    b, h = ops[(backend, threads, "base")], ops[(backend, threads, "head")]
-    mb, mh = statistics.median(b), statistics.median(h)
-    lines.append(f"| {backend} | {threads} | {mb:,.0f} | {mh:,.0f} | {broadcasts / mb * 1000:,.0f} | "
-                 f"{broadcasts / mh * 1000:,.0f} | {mb / mh:.3f} | {min(b):,.0f}-{max(b):,.0f} | {min(h):,.0f}-{max(h):,.0f} |")
+for t in threads.split(","):
+    for b in backends.split(","):
+        allb, allh, ratios = [], [], []
+        for r in range(1, rounds + 1):
+            ob, oh = ops("base", b, t, r), ops("head", b, t, r)
+            allb += ob; allh += oh
+            ratios.append(statistics.mean(ob) / statistics.mean(oh))
+        mb, mh = statistics.median(allb), statistics.median(allh)
+        lines.append(f"| {b} | {t} | {mb:,.0f} | {mh:,.0f} | {broadcasts / mb * 1000:,.0f} | {broadcasts / mh * 1000:,.0f} | "
+                     f"{mb / mh:.3f} | {statistics.median(ratios):.3f} | {min(ratios):.2f}-{max(ratios):.2f} |")
 lines += ["", f"Runs that reported failed broadcasts: {failed} (expected 0).", "",
-          f"Machine: nproc {os.cpu_count()}, {platform.system()} {platform.release()}; see the per-run reports in {raw}."]
+          f"Machine: nproc {os.cpu_count()}, {platform.system()} {platform.release()}; per-run JMH reports in {raw}."]
 report = "\n".join(lines) + "\n"
 open(out, "w").write(report)
 print(report)
