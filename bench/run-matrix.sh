@@ -4,7 +4,9 @@
 # markdown table with ratios to the Redis baseline of the same run, and PNG charts.
 #
 #   bench/run-matrix.sh            full matrix (about 35 minutes on 2 cores, 15 s of warm-up per server) -> bench/results/matrix/
-#   bench/run-matrix.sh --smoke    tiny matrix (about 2 minutes, run by .ci/run) -> bench/results/matrix-smoke/
+#   bench/run-matrix.sh --smoke    tiny matrix (about 2 minutes, run by .ci/run) -> bench/results/matrix-smoke/; on each
+#                                  cable-* backend also a small reconnect storm of recoverable streams (100 clients
+#                                  miss 20 broadcasts each and must recover exactly; bench/run-reconnect-storm.sh)
 #   bench/run-matrix.sh --multi-node [--smoke]
 #                                  two server processes on one database: every run once on node A alone and once
 #                                  across nodes (subscribers on node B; steady pings and the fan-out publisher on node
@@ -299,6 +301,14 @@ for backend in "${BACKEND_LIST[@]}"; do
       run_load "$backend" "$run" "$RAW/$backend-$scenario-$users${tag:+-r$tag}.json"
     fi
   done
+  if [ "$SMOKE" = "1" ] && [ "$MULTI" = "0" ] && [[ "$backend" == cable-* ]]; then
+    # The reconnect storm of recoverable streams, small (bench/run-reconnect-storm.sh runs the full one): exits 5,
+    # and so fails the smoke, when any client does not get exactly what it missed.
+    # shellcheck disable=SC2086
+    "${LOADGEN_PIN[@]}" "$JAVA" -Xmx2g --sun-misc-unsafe-memory-access=allow ${BENCH_LOADGEN_OPTS:-} -jar "$LOADGEN" \
+      recovery-storm --url "$URL" --backend "$backend" --out "$RAW/recovery-storm-$backend.md" --clients 100 \
+      --channels 10 --missed 20 --rounds 1 --warmup-rounds 0 --timeout-s 60
+  fi
   stop_server
   if [ -f "$RAW/server-$backend.jfr" ]; then
     "$JAVA_HOME/bin/jfr" view --width 160 hot-methods "$RAW/server-$backend.jfr" > "$RAW/hot-methods-$backend.txt" || true

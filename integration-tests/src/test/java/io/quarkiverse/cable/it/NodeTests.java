@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.File;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,11 +19,18 @@ final class NodeTests {
     }
 
     static void assertPasses(URI base, String script, int expectedPasses) throws Exception {
+        assertPasses(base, script, expectedPasses, Map.of());
+    }
+
+    /** As above, with more environment variables for the script (e.g. the addresses of other nodes). */
+    static void assertPasses(URI base, String script, int expectedPasses, Map<String, String> environment)
+            throws Exception {
         File directory = new File("src/test/js");
         assertThat(new File(directory, "node_modules/playwright-core")).as("npm ci ran in src/test/js").isDirectory();
         ProcessBuilder builder = new ProcessBuilder("node", "--test", "--test-concurrency=1", script)
                 .directory(directory).redirectErrorStream(true);
         builder.environment().put("CABLE_BASE", "http://" + base.getHost() + ":" + base.getPort());
+        builder.environment().putAll(environment);
         Process node = builder.start();
         String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         boolean finished = node.waitFor(10, TimeUnit.MINUTES);

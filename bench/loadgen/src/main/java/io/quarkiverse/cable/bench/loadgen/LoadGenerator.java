@@ -5,9 +5,10 @@ import java.nio.file.Path;
 
 /**
  * Entry point: {@code run} drives one scenario against one server and writes its run file; {@code report} turns a
- * directory of run files into tables and charts. Exit codes: 0 done (failures counted in the run file are for the
+ * directory of run files into tables and charts; {@code recovery-storm} runs the reconnect storm of recoverable
+ * streams ({@link RecoveryStorm}). Exit codes: 0 done (failures counted in the run file are for the
  * report to judge), 2 usage error, 3 server unreachable before the run, 4 {@code report --check} found a run with
- * failures, 1 I/O error.
+ * failures, 5 {@code recovery-storm} found a client that did not recover exactly, 1 I/O error.
  */
 public final class LoadGenerator {
 
@@ -24,6 +25,8 @@ public final class LoadGenerator {
                                               publisher on this one)
               report --in <dir of run files> --out <dir> [--title "..."] [--machine "..."] [--baseline redis]
                   [--check true]   (exit 4 when any run counted a failure, gap, duplicate or reordering)
+            """ + RecoveryStorm.USAGE + """
+                  (exit 5 when a client failed or saw a gap, duplicate, reordering or wrong history answer)
             """;
 
     private LoadGenerator() {
@@ -44,6 +47,11 @@ public final class LoadGenerator {
                 case "report" -> {
                     if (!Report.parse(arguments).write()) {
                         return 4;
+                    }
+                }
+                case "recovery-storm" -> {
+                    if (!RecoveryStorm.parse(arguments).execute()) {
+                        return 5;
                     }
                 }
                 default -> throw new UsageException("unknown command '" + args[0] + "'");
