@@ -10,7 +10,8 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Streams chosen by the client at run time: {@code start:<channel>}, {@code stop:<channel>}, and
- * {@code shout:<channel>} (a stream with a callback that upper-cases each message and names the thread it ran on).
+ * {@code shout:<channel>} (a stream with a callback that upper-cases each message and names the thread it ran on),
+ * {@code where:<channel>} (starts a stream and names the thread its confirmation reached this endpoint on).
  */
 @WebSocket(path = "/feed")
 public class FeedSocket {
@@ -37,6 +38,8 @@ public class FeedSocket {
             case "json" -> Uni.createFrom().completionStage(streams.start(connection, channel,
                     (message, target) -> new Relayed(message.channel(), message.text())))
                     .replaceWith("started:" + channel);
+            case "where" -> Uni.createFrom().completionStage(streams.start(connection, channel))
+                    .map(ignored -> "confirmed-on:" + Thread.currentThread().getName());
             case "stop" -> {
                 streams.stop(connection, channel);
                 yield Uni.createFrom().item("stopped:" + channel);

@@ -127,6 +127,20 @@ class WebSocketStreamsTest {
     }
 
     @Test
+    void confirmationsReachTheEndpointOnItsContextNeverOnThePoller() throws Exception {
+        // The poller confirms a stream on its own thread; what the endpoint chained on the confirmation (here a
+        // reply, as WebSockets Next sends an @OnOpen result) must not run there.
+        try (WsClient client = WsClient.connect(vertx, base, "/feed")) {
+            for (int i = 0; i < 20; i++) {
+                client.send("where:where-" + i + "-" + System.nanoTime());
+            }
+            client.awaitFrames(20);
+            assertThat(client.received).hasSize(20).allSatisfy(frame -> assertThat(frame)
+                    .startsWith("confirmed-on:vert.x-eventloop-thread-"));
+        }
+    }
+
+    @Test
     void aChannelOverTheLimitRejectsTheConnectionWithAReason() throws Exception {
         // The rejection is decided while WebSockets Next is still setting the connection up; closing the socket at
         // that moment made its next step throw "WebSocket is closed" into Vert.x (and once failed the client's

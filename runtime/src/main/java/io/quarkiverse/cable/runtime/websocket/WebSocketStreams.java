@@ -132,20 +132,20 @@ public class WebSocketStreams implements CableStreams {
                 id -> new ConnectionOutbox(ConnectionOutbox.wire(connection), limits, why -> slowConsumer(connection, why)));
         LocalSubscription existing = outbox.streams.get(channel);
         if (existing != null) {
-            return existing.confirmed();
+            return onCallersContext(existing.confirmed().toCompletableFuture());
         }
         LocalSubscription subscription = engine.subscribe(channel, delivery(connection, outbox, callback));
         LocalSubscription raced = outbox.streams.putIfAbsent(channel, subscription);
         if (raced != null) {
             subscription.close();
-            return raced.confirmed();
+            return onCallersContext(raced.confirmed().toCompletableFuture());
         }
         if (connection.isClosed()) {
             // Closed after the check above: the close listener may already have run, and nothing else would stop the
             // stream or remove the outbox this call created.
             stopAll(connection.id());
         }
-        return subscription.confirmed();
+        return onCallersContext(subscription.confirmed().toCompletableFuture());
     }
 
     @Override
@@ -176,9 +176,30 @@ public class WebSocketStreams implements CableStreams {
         if (outbox == null) {
             return CompletableFuture.completedFuture(null);
         }
-        return CompletableFuture.allOf(outbox.streams.values().stream()
+        return onCallersContext(CompletableFuture.allOf(outbox.streams.values().stream()
                 .map(subscription -> subscription.confirmed().toCompletableFuture())
-                .toArray(CompletableFuture[]::new));
+                .toArray(CompletableFuture[]::new)));
+    }
+
+    /**
+     * The poller confirms subscriptions on its own thread, and a stage completed there runs whatever was chained on it
+     * there too: WebSockets Next sending an {@code @OnOpen} result, or user code. The poller must never run those (it
+     * would stall every channel behind them), and they expect the caller's Vert.x context: complete on that context.
+     */
+    private static CompletionStage<Void> onCallersContext(CompletableFuture<Void> confirmation) {
+        Context caller = Vertx.currentContext();
+        if (caller == null || confirmation.isDone()) {
+            return confirmation;
+        }
+        CompletableFuture<Void> onCaller = new CompletableFuture<>();
+        confirmation.whenComplete((ignored, failure) -> caller.runOnContext(nothing -> {
+            if (failure == null) {
+                onCaller.complete(null);
+            } else {
+                onCaller.completeExceptionally(failure);
+            }
+        }));
+        return onCaller;
     }
 
     /** Connections with at least one stream on this node. */
