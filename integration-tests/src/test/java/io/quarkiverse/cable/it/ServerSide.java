@@ -50,7 +50,8 @@ final class ServerSide {
                 }
                 seen.add("connection " + connection.id() + " open=" + connection.isOpen() + " streams=" + channels
                         + " confirmed=" + (confirmed.isDone() ? (confirmed.isCompletedExceptionally() ? "failed" : "yes")
-                                : "no"));
+                                : "no")
+                        + " ready=" + RoomSocket.READY_PROGRESS.getOrDefault(connection.id(), "not a room or no @OnOpen"));
             }
             return "; server side of " + path + ": " + (seen.isEmpty() ? "no open connection" : seen);
         } catch (RuntimeException e) {
