@@ -10,7 +10,7 @@ import java.time.LocalDateTime;
  * How one database writes a batch: take the writers' lock (the {@code cable_shards} row), assign ids and channel
  * positions, insert the messages, save the channel positions and the new last id, and record the writer's receipt.
  * Every database does the same steps in the same order (the lock first, so ids and positions follow commit order);
- * they differ in how many round trips the steps take, which is what a writer transaction costs (see the
+ * they differ in how many round trips the steps take, each made while the lock is held (see the
  * "Performance" docs). The SQL itself is in {@link SqlDialect}.
  */
 abstract sealed class BatchWrite permits StepwiseBatchWrite, PostgreSqlBatchWrite, MariaDbBatchWrite {
