@@ -47,13 +47,20 @@ abstract class Backend {
     }
 
     static Backend create(String name, int threads, int window) {
+        // All threads' windows together never exceed the writer queue (20 threads x 2000 would overflow 10,000).
+        int cableWindow = cableWindow(threads, window);
         return switch (name) {
-            case "memory" -> new CableBackend(name, null, window);
-            case "h2", "postgresql", "mariadb" -> new CableBackend(name, name, window);
+            case "memory" -> new CableBackend(name, null, cableWindow);
+            case "h2", "postgresql", "mariadb" -> new CableBackend(name, name, cableWindow);
             case "redis" -> new RedisBackend(name, threads, false, window);
             case "redis-pipelined" -> new RedisBackend(name, threads, true, window);
             default -> throw new IllegalArgumentException("Unknown backend " + name);
         };
+    }
+
+    /** A cable sending thread's in-flight window: {@code window}, capped at the writer queue split over the threads. */
+    static int cableWindow(int threads, int window) {
+        return Math.max(1, Math.min(window, config().writer().queueCapacity() / threads));
     }
 
     abstract void start() throws Exception;

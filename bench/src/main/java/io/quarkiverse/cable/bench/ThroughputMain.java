@@ -34,7 +34,7 @@ import redis.clients.jedis.Jedis;
  * thread count, and the ratio to Redis PUBLISH measured in the same run.
  * <p>
  * Settings are system properties: {@code bench.broadcasts} (100000), {@code bench.backends}
- * (memory,h2,postgresql,mariadb,redis,redis-pipelined), {@code bench.threads} (1,5), {@code bench.warmups} (1),
+ * (memory,h2,postgresql,mariadb,redis,redis-pipelined), {@code bench.threads} (1,5,20), {@code bench.warmups} (1),
  * {@code bench.iterations} (3), {@code bench.channels} (10), {@code bench.window} (2000), {@code bench.out}
  * (results/throughput.md), plus connection overrides ({@code bench.postgresql.url} ...), see {@link Backend}.
  */
@@ -46,7 +46,7 @@ public final class ThroughputMain {
     public static void main(String[] args) throws Exception {
         int broadcasts = Integer.parseInt(Backend.prop("bench.broadcasts", "100000"));
         String[] backends = Backend.prop("bench.backends", String.join(",", ALL_BACKENDS)).split(",");
-        String[] threads = Backend.prop("bench.threads", "1,5").split(",");
+        String[] threads = Backend.prop("bench.threads", "1,5,20").split(",");
         int warmups = Integer.parseInt(Backend.prop("bench.warmups", "1"));
         int iterations = Integer.parseInt(Backend.prop("bench.iterations", "3"));
         String channels = Backend.prop("bench.channels", "10");
@@ -136,7 +136,7 @@ public final class ThroughputMain {
         StringBuilder md = new StringBuilder();
         md.append("# Quarkus Cable broadcast throughput\n\n");
         md.append("Broadcasts per second to commit: ").append(String.format(Locale.ROOT, "%,d", broadcasts))
-                .append(" broadcasts per operation, sent by 1 thread or split over 5 threads (each sends its share and")
+                .append(" broadcasts per operation, sent by 1 thread or split over 5 or 20 threads (each sends its share and")
                 .append(" is joined), after the method of the Rails cache benchmark (seeds/004). A Cable broadcast")
                 .append(" counts once its `CompletionStage` completed (row committed; memory adapter: accepted); a")
                 .append(" Redis PUBLISH once its reply arrived. JMH single-shot: ").append(warmups)
@@ -212,7 +212,11 @@ public final class ThroughputMain {
                 .append(" and `cable_channels` emptied with DELETE before every operation (not timed). No subscribers.")
                 .append(" Log level INFO (as in a Quarkus application).\n");
         md.append("- Each sending thread keeps at most ").append(window)
-                .append(" broadcasts in flight (a semaphore released on completion), so the writer queue never overflows.\n");
+                .append(" broadcasts in flight (a semaphore released on completion), at most the writer queue's capacity")
+                .append(" divided by the thread count (")
+                .append(Backend.config().writer().queueCapacity()).append(" / 20 = ")
+                .append(Backend.cableWindow(20, Integer.parseInt(window)))
+                .append(" at 20 threads), so the writer queue never overflows.\n");
         md.append("- Broadcasts rotate over ").append(channels).append(" channels (`bench:0`...), payload `")
                 .append(Backend.PAYLOAD).append("` (").append(Backend.PAYLOAD.length()).append(" bytes).\n");
         md.append("- Redis PUBLISH: Jedis, one connection per thread, synchronous (each PUBLISH waits for its reply).")

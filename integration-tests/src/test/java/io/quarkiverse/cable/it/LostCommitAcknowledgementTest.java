@@ -166,8 +166,10 @@ class LostCommitAcknowledgementTest {
         private Connection wrap(Connection connection) {
             return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
                     new Class<?>[] { Connection.class }, (proxy, method, args) -> {
-                        if (method.getName().equals("prepareStatement") && args[0].toString().contains("cable_messages")
-                                && args[0].toString().toUpperCase().startsWith("INSERT")
+                        // The writer's statement that inserts the messages (on PostgreSQL it also upserts the channels,
+                        // so it starts with WITH).
+                        if (method.getName().equals("prepareStatement")
+                                && args[0].toString().contains("INSERT INTO cable_messages")
                                 && failNextInsert.compareAndSet(true, false)) {
                             goAwayIfAsked();
                             throw new SQLTransientConnectionException("simulated: connection reset before INSERT");

@@ -8,9 +8,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import javax.sql.DataSource;
 
@@ -23,11 +21,13 @@ public final class MessageStore {
     private final DataSource dataSource;
     private final SqlDialect sql;
     private final EpochCache epochs;
+    private final BatchWrite batchWrite;
 
     public MessageStore(DataSource dataSource, SqlDialect sql) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.epochs = new EpochCache(sql);
+        this.batchWrite = sql.batchWrite();
     }
 
     public DataSource dataSource() {
@@ -64,27 +64,8 @@ public final class MessageStore {
      */
     public long writeWithReceipt(Connection connection, List<OutgoingMessage> batch, Instant now, String writerId,
             long batchNumber, boolean retry) throws SQLException {
-        long lastId = lockShard(connection);
-        if (retry && lastBatch(connection, writerId) == batchNumber) {
-            return ALREADY_COMMITTED;
-        }
-        long newLastId = writeLocked(connection, batch, now, lastId);
-        LocalDateTime timestamp = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
-        try (PreparedStatement update = connection.prepareStatement(sql.updateWriterReceipt())) {
-            update.setLong(1, batchNumber);
-            update.setObject(2, timestamp);
-            update.setString(3, writerId);
-            if (update.executeUpdate() == 1) {
-                return newLastId;
-            }
-        }
-        try (PreparedStatement insert = connection.prepareStatement(sql.insertWriterReceipt())) {
-            insert.setString(1, writerId);
-            insert.setLong(2, batchNumber);
-            insert.setObject(3, timestamp);
-            insert.executeUpdate();
-        }
-        return newLastId;
+        return batchWrite.write(connection, new BatchLayout(batch), LocalDateTime.ofInstant(now, ZoneOffset.UTC),
+                new BatchWrite.Receipt(writerId, batchNumber, retry));
     }
 
     /** {@link #writeWithReceipt} found the batch already stored by an earlier attempt. */
@@ -98,15 +79,6 @@ public final class MessageStore {
         }
     }
 
-    private long lastBatch(Connection connection, String writerId) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(sql.selectWriterReceipt())) {
-            select.setString(1, writerId);
-            try (ResultSet rows = select.executeQuery()) {
-                return rows.next() ? rows.getLong(1) : -1;
-            }
-        }
-    }
-
     /**
      * Writes a batch inside an application's transaction (on its enlisted connection) and returns the last id
      * assigned. Takes the shard lock, held until that transaction ends, like the writer's batches. The transaction's
@@ -115,40 +87,7 @@ public final class MessageStore {
      */
     public long writeInTransaction(Connection connection, List<OutgoingMessage> batch, Instant now)
             throws SQLException {
-        long lastId = lockShard(connection);
-        return writeLocked(connection, batch, now, lastId, channelPositions(connection, batch, true));
-    }
-
-    private long writeLocked(Connection connection, List<OutgoingMessage> batch, Instant now, long lastId)
-            throws SQLException {
-        return writeLocked(connection, batch, now, lastId, channelPositions(connection, batch, false));
-    }
-
-    private long writeLocked(Connection connection, List<OutgoingMessage> batch, Instant now, long lastId,
-            Map<Long, ChannelPosition> channels) throws SQLException {
-        LocalDateTime timestamp = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
-        try (PreparedStatement insert = connection.prepareStatement(sql.insertMessage())) {
-            for (OutgoingMessage message : batch) {
-                ChannelPosition channel = channels.get(message.channelHash());
-                channel.lastPosition++;
-                channel.lastMessageId = ++lastId;
-                insert.setLong(1, lastId);
-                insert.setLong(2, message.channelHash());
-                insert.setString(3, message.channel());
-                insert.setBytes(4, message.payload());
-                insert.setBoolean(5, message.binary());
-                insert.setLong(6, channel.lastPosition);
-                insert.setObject(7, timestamp);
-                insert.addBatch();
-            }
-            insert.executeBatch();
-        }
-        saveChannelPositions(connection, channels.values(), timestamp);
-        try (PreparedStatement update = connection.prepareStatement(sql.updateShard())) {
-            update.setLong(1, lastId);
-            update.executeUpdate();
-        }
-        return lastId;
+        return batchWrite.write(connection, new BatchLayout(batch), LocalDateTime.ofInstant(now, ZoneOffset.UTC), null);
     }
 
     /**
@@ -241,10 +180,6 @@ public final class MessageStore {
         }
     }
 
-    private long lockShard(Connection connection) throws SQLException {
-        return shardLastId(connection, sql.lockShard());
-    }
-
     /** Runs a query of the shard row's last_id (plain read or locking read). */
     private static long shardLastId(Connection connection, String query) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(query);
@@ -253,80 +188,6 @@ public final class MessageStore {
                 throw new SQLException("cable_shards has no row for shard 0: the cable schema is incomplete");
             }
             return rows.getLong(1);
-        }
-    }
-
-    private Map<Long, ChannelPosition> channelPositions(Connection connection, List<OutgoingMessage> batch,
-            boolean lockingRead) throws SQLException {
-        Map<Long, ChannelPosition> channels = new LinkedHashMap<>();
-        for (OutgoingMessage message : batch) {
-            channels.computeIfAbsent(message.channelHash(), hash -> new ChannelPosition(hash, message.channel()));
-        }
-        long[] hashes = channels.keySet().stream().mapToLong(Long::longValue).toArray();
-        for (int from = 0; from < hashes.length; from += InList.MAX) {
-            int to = Math.min(hashes.length, from + InList.MAX);
-            int count = InList.bucket(to - from);
-            try (PreparedStatement select = connection.prepareStatement(
-                    lockingRead ? sql.selectChannelPositionsForUpdate(count) : sql.selectChannelPositions(count))) {
-                InList.bind(select, 1, hashes, from, to);
-                try (ResultSet rows = select.executeQuery()) {
-                    while (rows.next()) {
-                        ChannelPosition channel = channels.get(rows.getLong(1));
-                        channel.lastPosition = rows.getLong(2);
-                        channel.stored = true;
-                    }
-                }
-            }
-        }
-        return channels;
-    }
-
-    private void saveChannelPositions(Connection connection, Iterable<ChannelPosition> channels,
-            LocalDateTime timestamp) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(sql.insertChannel());
-                PreparedStatement update = connection.prepareStatement(sql.updateChannel())) {
-            boolean inserts = false;
-            boolean updates = false;
-            for (ChannelPosition channel : channels) {
-                if (channel.stored) {
-                    update.setLong(1, channel.lastPosition);
-                    update.setLong(2, channel.lastMessageId);
-                    update.setObject(3, timestamp);
-                    update.setLong(4, channel.hash);
-                    update.addBatch();
-                    updates = true;
-                } else {
-                    insert.setLong(1, channel.hash);
-                    insert.setString(2, channel.channel);
-                    insert.setString(3, Epochs.newEpoch(timestamp.toEpochSecond(ZoneOffset.UTC)));
-                    insert.setLong(4, channel.lastPosition);
-                    insert.setLong(5, channel.lastMessageId);
-                    insert.setObject(6, timestamp);
-                    insert.setObject(7, timestamp);
-                    insert.addBatch();
-                    inserts = true;
-                }
-            }
-            if (inserts) {
-                insert.executeBatch();
-            }
-            if (updates) {
-                update.executeBatch();
-            }
-        }
-    }
-
-    /** A channel's position while a batch is being written. */
-    private static final class ChannelPosition {
-        final long hash;
-        final String channel;
-        long lastPosition;
-        long lastMessageId;
-        boolean stored;
-
-        ChannelPosition(long hash, String channel) {
-            this.hash = hash;
-            this.channel = channel;
         }
     }
 }

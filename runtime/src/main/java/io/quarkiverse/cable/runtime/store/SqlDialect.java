@@ -33,6 +33,9 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
     /** The classpath resource holding this database's idempotent DDL. */
     public abstract String ddlResource();
 
+    /** How this database writes a batch: the statements of {@link MessageStore}'s writes, and their order. */
+    abstract BatchWrite batchWrite();
+
     /**
      * The most channels a poll filters by in SQL ({@link #pollChannels}); with more, the poll reads every channel
      * ({@link #pollAll}) and the subscriber map filters.
@@ -212,6 +215,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
             return "META-INF/quarkus-cable/ddl/h2.sql";
         }
 
+        /** Embedded: a round trip is a method call, so the portable statement per step costs nothing extra. */
+        @Override
+        BatchWrite batchWrite() {
+            return new StepwiseBatchWrite(this);
+        }
+
         /** Embedded H2 lives in one process, where a commit wakes the poller directly. */
         @Override
         public WakeupMode defaultWakeup() {
@@ -243,6 +252,49 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         }
 
         @Override
+        BatchWrite batchWrite() {
+            return new PostgreSqlBatchWrite(this);
+        }
+
+        /** Takes the writers' lock and allocates the batch's ids (one parameter, the batch size): the new last id. */
+        String allocateIds() {
+            return "UPDATE cable_shards SET last_id = last_id + ? WHERE shard = 0 RETURNING last_id";
+        }
+
+        /**
+         * The rest of a batch in one statement (see {@link PostgreSqlBatchWrite}). Parameters: the timestamp; the
+         * channels' hashes, names, epochs (for new rows), message counts and last message ids as arrays; with
+         * {@code receipt} the writer id, batch number and timestamp; the timestamp again; the messages' ids, channel
+         * hashes, channel names, payloads, binary flags and later-message counts as arrays.
+         */
+        String writeBatch(boolean receipt) {
+            return "WITH channels AS ("
+                    + " INSERT INTO cable_channels (channel_hash, channel, epoch, last_position, last_message_id,"
+                    + " created_at, updated_at)"
+                    + " SELECT c.hash, c.channel, c.epoch, c.count, c.last_id, t.ts, t.ts"
+                    + " FROM (SELECT CAST(? AS TIMESTAMP) AS ts) t,"
+                    + " unnest(CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[]),"
+                    + " CAST(? AS BIGINT[])) AS c(hash, channel, epoch, count, last_id)"
+                    + " ON CONFLICT (channel_hash) DO UPDATE SET"
+                    + " last_position = cable_channels.last_position + EXCLUDED.last_position,"
+                    + " last_message_id = EXCLUDED.last_message_id, updated_at = EXCLUDED.updated_at"
+                    + " RETURNING channel_hash, last_position)"
+                    + (receipt
+                            ? ", receipt AS (INSERT INTO cable_writers (writer_id, last_batch, updated_at)"
+                                    + " VALUES (?, ?, CAST(? AS TIMESTAMP))"
+                                    + " ON CONFLICT (writer_id) DO UPDATE SET last_batch = EXCLUDED.last_batch,"
+                                    + " updated_at = EXCLUDED.updated_at)"
+                            : "")
+                    + " INSERT INTO cable_messages (id, channel_hash, channel, payload, binary_payload, stream_position,"
+                    + " created_at)"
+                    + " SELECT m.id, m.hash, m.channel, m.payload, m.binary_payload, channels.last_position - m.later, t.ts"
+                    + " FROM (SELECT CAST(? AS TIMESTAMP) AS ts) t,"
+                    + " unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS BYTEA[]),"
+                    + " CAST(? AS BOOLEAN[]), CAST(? AS INTEGER[])) AS m(id, hash, channel, payload, binary_payload, later)"
+                    + " JOIN channels ON channels.channel_hash = m.hash";
+        }
+
+        @Override
         public WakeupMode defaultWakeup() {
             return WakeupMode.NOTIFY;
         }
@@ -267,6 +319,60 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         @Override
         public String ddlResource() {
             return "META-INF/quarkus-cable/ddl/mariadb.sql";
+        }
+
+        @Override
+        BatchWrite batchWrite() {
+            return new MariaDbBatchWrite(this);
+        }
+
+        /**
+         * Takes the writers' lock and reads the last id and the positions of up to {@code hashCount} channels in one
+         * locking read: one row per stored channel, or one row with NULL channel columns when none is stored. The
+         * shard row is a constant (primary key) lookup, read and locked before the channel rows.
+         */
+        String lockShardWithChannels(int hashCount) {
+            return "SELECT s.last_id, c.channel_hash, c.last_position FROM cable_shards s"
+                    + " LEFT JOIN cable_channels c ON c.channel_hash IN (" + InList.placeholders(hashCount) + ")"
+                    + " WHERE s.shard = 0 FOR UPDATE";
+        }
+
+        /** {@link #insertMessage()} with {@code rows} rows in one VALUES list. */
+        String insertMessages(int rows) {
+            return "INSERT INTO cable_messages (id, channel_hash, channel, payload, binary_payload, stream_position,"
+                    + " created_at) VALUES " + rowsOf(7, rows);
+        }
+
+        /**
+         * Inserts or updates {@code rows} channels (the columns of {@link #insertChannel()}): a stored channel keeps its
+         * epoch and creation time and takes the new last position, last message id and update time.
+         */
+        String upsertChannels(int rows) {
+            return "INSERT INTO cable_channels (channel_hash, channel, epoch, last_position, last_message_id,"
+                    + " created_at, updated_at) VALUES " + rowsOf(7, rows)
+                    + " ON DUPLICATE KEY UPDATE last_position = VALUES(last_position),"
+                    + " last_message_id = VALUES(last_message_id), updated_at = VALUES(updated_at)";
+        }
+
+        /**
+         * The new last id and the writer's receipt in one statement (last id, batch number, timestamp, writer id).
+         * Updates nothing while the writer has no receipt row yet.
+         */
+        String updateShardAndReceipt() {
+            return "UPDATE cable_shards s, cable_writers w SET s.last_id = ?, w.last_batch = ?, w.updated_at = ?"
+                    + " WHERE s.shard = 0 AND w.writer_id = ?";
+        }
+
+        private static String rowsOf(int columns, int rows) {
+            String row = "(" + InList.placeholders(columns) + ")";
+            StringBuilder values = new StringBuilder(rows * (row.length() + 2));
+            for (int i = 0; i < rows; i++) {
+                if (i > 0) {
+                    values.append(", ");
+                }
+                values.append(row);
+            }
+            return values.toString();
         }
 
         /** No NOTIFY: the newest id (one row by primary key, {@link #newestId()}) is probed instead. */

@@ -56,6 +56,12 @@ public final class BatchWriter {
      * later attempt has read the batch receipt yet. Only the writer thread touches it.
      */
     private boolean commitInDoubt;
+    /**
+     * The connection kept between batches while broadcasts keep coming (auto-commit off), so a batch costs no pool
+     * checkout and no auto-commit switches (a round trip each on MariaDB). Released when the queue is empty after a
+     * batch and on every failure. Only the writer thread touches it.
+     */
+    private Connection held;
 
     /** {@code afterCommit} receives the size of each committed batch (wakes the poller, feeds the trimmer). */
     public BatchWriter(MessageStore store, CableRuntimeConfig config, CableStats stats, IntConsumer afterCommit) {
@@ -118,6 +124,14 @@ public final class BatchWriter {
     }
 
     private void run() {
+        try {
+            writeUntilStopped();
+        } finally {
+            releaseConnection();
+        }
+    }
+
+    private void writeUntilStopped() {
         List<OutgoingMessage> batch = new ArrayList<>(batchSize);
         while (accepting || !queue.isEmpty()) {
             try {
@@ -133,6 +147,9 @@ public final class BatchWriter {
             } finally {
                 batch.clear();
                 oldestQueuedAtNanos = 0;
+                if (queue.isEmpty()) {
+                    releaseConnection();
+                }
             }
         }
     }
@@ -210,26 +227,47 @@ public final class BatchWriter {
     }
 
     private void writeOnce(List<OutgoingMessage> batch, long batchNumber, boolean retry) throws SQLException {
-        try (Connection connection = store.connection()) {
-            connection.setAutoCommit(false);
-            try {
-                if (store.writeWithReceipt(connection, batch, Instant.now(), writerId, batchNumber,
-                        retry) == MessageStore.ALREADY_COMMITTED) {
-                    // An earlier attempt committed; only its acknowledgement was lost.
-                    connection.rollback();
-                    return;
-                }
-                // The receipt was read (or this is the first attempt): no earlier attempt committed. From here until
-                // commit() answers, a broken connection leaves this attempt's outcome unknown.
-                commitInDoubt = true;
-                connection.commit();
-                commitInDoubt = false;
-            } catch (SQLException | RuntimeException e) {
-                rollbackQuietly(connection);
-                throw e;
-            } finally {
-                restoreAutoCommit(connection);
+        Connection connection = connection();
+        try {
+            if (store.writeWithReceipt(connection, batch, Instant.now(), writerId, batchNumber,
+                    retry) == MessageStore.ALREADY_COMMITTED) {
+                // An earlier attempt committed; only its acknowledgement was lost.
+                connection.rollback();
+                return;
             }
+            // The receipt was read (or this is the first attempt): no earlier attempt committed. From here until
+            // commit() answers, a broken connection leaves this attempt's outcome unknown.
+            commitInDoubt = true;
+            connection.commit();
+            commitInDoubt = false;
+        } catch (SQLException | RuntimeException e) {
+            rollbackQuietly(connection);
+            // A failed connection goes back to the pool (which discards a broken one); a retry borrows afresh.
+            releaseConnection();
+            throw e;
+        }
+    }
+
+    /** The held connection, or a new one from the pool with auto-commit off. */
+    private Connection connection() throws SQLException {
+        if (held == null) {
+            Connection connection = store.connection();
+            try {
+                connection.setAutoCommit(false);
+            } catch (SQLException | RuntimeException e) {
+                closeQuietly(connection);
+                throw e;
+            }
+            held = connection;
+        }
+        return held;
+    }
+
+    private void releaseConnection() {
+        if (held != null) {
+            restoreAutoCommit(held);
+            closeQuietly(held);
+            held = null;
         }
     }
 
@@ -249,6 +287,14 @@ public final class BatchWriter {
             connection.rollback();
         } catch (SQLException ignored) {
             // The connection is broken; the pool discards it.
+        }
+    }
+
+    private static void closeQuietly(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // The pool discards it.
         }
     }
 
