@@ -216,7 +216,15 @@ public class ActionCableServer implements CableConnections {
         ConnectionOutbox outbox = new ConnectionOutbox(new ConnectionOutbox.Wire() {
             @Override
             public void write(Object frame, Runnable done) {
-                socket.writeTextMessage((String) frame).onComplete(ignored -> done.run());
+                socket.writeTextMessage((String) frame).onComplete(result -> {
+                    if (result.failed() && !socket.isClosed()) {
+                        // A write refused on an open socket loses that frame (a welcome, a confirmation) silently
+                        // otherwise; the client would wait for it forever.
+                        LOG.warnf("Action Cable connection %s: a frame could not be written to its open socket: %s", id,
+                                result.cause());
+                    }
+                    done.run();
+                });
             }
 
             @Override

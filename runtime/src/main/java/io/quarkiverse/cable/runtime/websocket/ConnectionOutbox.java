@@ -6,6 +6,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import org.jboss.logging.Logger;
+
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
@@ -18,6 +20,8 @@ import io.quarkus.websockets.next.WebSocketConnection;
  * taking a burst keeps completing writes, so it is not mistaken for a stalled one.
  */
 public final class ConnectionOutbox {
+
+    private static final Logger LOG = Logger.getLogger("io.quarkiverse.cable");
 
     /** Where an outbox writes: a WebSockets Next connection or a Vert.x server WebSocket (the Action Cable endpoint). */
     public interface Wire {
@@ -33,7 +37,14 @@ public final class ConnectionOutbox {
             public void write(Object frame, Runnable done) {
                 var write = frame instanceof byte[] bytes ? connection.sendBinary(bytes)
                         : connection.sendText((String) frame);
-                write.subscribe().with(ignored -> done.run(), failure -> done.run());
+                write.subscribe().with(ignored -> done.run(), failure -> {
+                    if (connection.isOpen()) {
+                        // Otherwise the frame (a "ready", a broadcast) is lost without a trace.
+                        LOG.warnf("WebSocket connection %s: a frame could not be written to its open socket: %s",
+                                connection.id(), failure);
+                    }
+                    done.run();
+                });
             }
 
             @Override
