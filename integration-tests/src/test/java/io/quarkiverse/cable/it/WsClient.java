@@ -3,75 +3,105 @@ package io.quarkiverse.cable.it;
 import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.awaitility.core.ConditionTimeoutException;
 
 import io.vertx.core.Vertx;
-import io.vertx.core.http.ClientWebSocket;
-import io.vertx.core.http.WebSocket;
-import io.vertx.core.http.WebSocketClient;
-import io.vertx.core.http.WebSocketConnectOptions;
 
-/** A real WebSocket client (Vert.x core) recording text frames and the close status. */
+/**
+ * A real WebSocket client recording text frames and the close status: the JDK's own (java.net.http), a stack that
+ * shares nothing with the server's Vert.x and Netty, so a frame this client misses is not a test artefact of the same
+ * libraries. Frames are requested one at a time; {@link #stopReading()} stops requesting, and the JDK then stops
+ * reading the socket, so the server's writes back up as for a stalled client.
+ */
 final class WsClient implements AutoCloseable {
 
     final List<String> received = new CopyOnWriteArrayList<>();
     final CompletableFuture<Short> closeStatus = new CompletableFuture<>();
     volatile String closeReason;
     volatile String subProtocol;
-    private final WebSocketClient client;
     private final String path;
+    private final AtomicBoolean reading = new AtomicBoolean(true);
+    private final AtomicBoolean owed = new AtomicBoolean();
     private volatile WebSocket socket;
 
-    private WsClient(WebSocketClient client, String path) {
-        this.client = client;
+    private WsClient(String path) {
         this.path = path;
     }
 
+    /** {@code vertx} is not used: kept so that tests read the same whichever client implementation is behind this. */
     static WsClient connect(Vertx vertx, URI base, String path, String... subProtocols) throws Exception {
-        WebSocketClient client = vertx.createWebSocketClient();
-        WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(base.getHost()).setPort(base.getPort())
-                .setURI(path);
-        for (String subProtocol : subProtocols) {
-            options.addSubProtocol(subProtocol);
+        WsClient ws = new WsClient(path);
+        WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder()
+                .connectTimeout(Duration.ofSeconds(30));
+        if (subProtocols.length > 0) {
+            builder.subprotocols(subProtocols[0], Arrays.copyOfRange(subProtocols, 1, subProtocols.length));
         }
-        WsClient ws = new WsClient(client, path);
-        // Handlers are set before the connection exists (ClientWebSocket), so a frame the server sends right after
-        // the handshake (a welcome, a "ready") can never arrive before them and be dropped.
-        ClientWebSocket socket = client.webSocket();
-        socket.textMessageHandler(ws.received::add);
-        socket.closeHandler(ignored -> {
-            ws.closeReason = socket.closeReason();
-            ws.closeStatus.complete(socket.closeStatusCode());
-        });
-        try {
-            socket.connect(options).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof IllegalStateException) || !closedAfterHandshake(socket)) {
-                throw e;
-            }
-            // Vert.x's ClientWebSocket hands our handlers to the new socket one step after the handshake; a server
-            // that closes at once (a rejection) can close it before that step, which then throws "WebSocket is
-            // closed" and fails connect although the handshake succeeded. The close status is there all the same.
-            ws.closeReason = socket.closeReason();
-            ws.closeStatus.complete(socket.closeStatusCode());
-        }
-        ws.socket = socket;
-        ws.subProtocol = socket.subProtocol();
+        URI uri = URI.create("ws://" + base.getHost() + ":" + base.getPort() + path);
+        ws.socket = builder.buildAsync(uri, ws.new Recorder()).get(30, TimeUnit.SECONDS);
+        String chosen = ws.socket.getSubprotocol();
+        ws.subProtocol = chosen == null || chosen.isEmpty() ? null : chosen;
         return ws;
     }
 
-    private static boolean closedAfterHandshake(ClientWebSocket socket) {
-        try {
-            return socket.isClosed();
-        } catch (IllegalStateException notConnected) {
-            return false;
+    /** Receives on the JDK's threads, one frame per request, in order. */
+    private final class Recorder implements WebSocket.Listener {
+        private final StringBuilder partial = new StringBuilder();
+
+        @Override
+        public void onOpen(WebSocket webSocket) {
+            webSocket.request(1);
+        }
+
+        @Override
+        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                received.add(partial.toString());
+                partial.setLength(0);
+            }
+            requestNext(webSocket);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+            requestNext(webSocket);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            closeReason = reason;
+            closeStatus.complete((short) statusCode);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            // The connection ended without a close frame (RFC 6455 "abnormal closure").
+            closeReason = String.valueOf(error);
+            closeStatus.complete((short) 1006);
+        }
+    }
+
+    private void requestNext(WebSocket webSocket) {
+        if (reading.get()) {
+            webSocket.request(1);
+        } else {
+            owed.set(true);
         }
     }
 
@@ -109,23 +139,30 @@ final class WsClient implements AutoCloseable {
     }
 
     void send(String text) throws Exception {
-        socket.writeTextMessage(text).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        socket.sendText(text, true).get(30, TimeUnit.SECONDS);
     }
 
     /** Stops reading from the socket: the server's writes back up as they would for a stalled client. */
     void stopReading() {
-        socket.pause();
+        reading.set(false);
     }
 
     void resumeReading() {
-        socket.resume();
+        reading.set(true);
+        if (owed.compareAndSet(true, false)) {
+            socket.request(1);
+        }
     }
 
     @Override
     public void close() throws Exception {
-        if (!socket.isClosed()) {
-            socket.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        if (!socket.isOutputClosed()) {
+            try {
+                socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException alreadyGone) {
+                // the server closed or dropped the connection meanwhile
+            }
         }
-        client.close();
+        socket.abort();
     }
 }
