@@ -3,65 +3,15 @@
 // which passes the application's address in CABLE_BASE.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import net from "node:net";
 import WebSocket from "ws";
+import { BASE, RUN, post, tcpProxy, until } from "./browser-support.js";
 
-const BASE = process.env.CABLE_BASE;
-assert.ok(BASE, "CABLE_BASE must name the application, e.g. http://127.0.0.1:8081");
 const WS_BASE = BASE.replace(/^http/, "ws");
-const APP_PORT = Number(new URL(BASE).port);
-const TIMEOUT = 120_000;
-const RUN = Date.now().toString(36);
 const EXT = "actioncable-v1-ext-json";
 
 globalThis.document ??= { visibilityState: "visible", addEventListener() {}, removeEventListener() {} };
 globalThis.addEventListener ??= () => {};
 globalThis.removeEventListener ??= () => {};
-
-async function post(path, body = "") {
-  const response = await fetch(BASE + path, { method: "POST", headers: { "Content-Type": "text/plain" }, body });
-  assert.ok(response.status < 300, `POST ${path}: ${response.status} ${await response.text()}`);
-}
-
-async function until(condition, what) {
-  const deadline = Date.now() + TIMEOUT;
-  for (;;) {
-    const value = await condition();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((wake) => setTimeout(wake, 50));
-  }
-}
-
-/** A TCP proxy to the application; blackhole() stops forwarding on the current connections but keeps them open. */
-async function tcpProxy() {
-  const connections = new Set();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(APP_PORT, "127.0.0.1");
-    const connection = { client, upstream, blackholed: false };
-    connections.add(connection);
-    client.on("data", (data) => { if (!connection.blackholed) upstream.write(data); });
-    upstream.on("data", (data) => { if (!connection.blackholed) client.write(data); });
-    const end = () => {
-      connections.delete(connection);
-      client.destroy();
-      upstream.destroy();
-    };
-    for (const socket of [client, upstream]) {
-      socket.on("close", end);
-      socket.on("error", end);
-    }
-  });
-  await new Promise((ready) => server.listen(0, "127.0.0.1", ready));
-  return {
-    port: server.address().port,
-    blackhole() { for (const connection of connections) connection.blackholed = true; },
-    close() {
-      for (const connection of connections) { connection.client.destroy(); connection.upstream.destroy(); }
-      server.close();
-    },
-  };
-}
 
 /** A ws WebSocket that records every frame, numbered by connection. */
 function recordingWebSocket(frames) {

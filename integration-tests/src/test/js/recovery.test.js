@@ -7,26 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-
-const BASE = process.env.CABLE_BASE;
-assert.ok(BASE, "CABLE_BASE must name the application, e.g. http://127.0.0.1:8081");
-const TIMEOUT = 120_000;
-const RUN = Date.now().toString(36);
-
-async function post(path, body = "") {
-  const response = await fetch(BASE + path, { method: "POST", headers: { "Content-Type": "text/plain" }, body });
-  assert.ok(response.status < 300, `POST ${path}: ${response.status} ${await response.text()}`);
-}
-
-async function until(condition, what) {
-  const deadline = Date.now() + TIMEOUT;
-  for (;;) {
-    const value = await condition();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((wake) => setTimeout(wake, 100));
-  }
-}
+import { BASE, RUN, TIMEOUT, post, until } from "./browser-support.js";
 
 /** Reads Server-Sent Events from a fetch response; events() is the list parsed so far. */
 function sseReader(response) {
