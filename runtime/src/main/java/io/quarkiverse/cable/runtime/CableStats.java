@@ -25,7 +25,9 @@ public final class CableStats {
         LISTENER,
         ORIGIN,
         /** The doorbell or the newest-id probe failed (polling covers it). */
-        WAKEUP
+        WAKEUP,
+        /** A frame could not be written to a WebSocket that was still open: that client misses it. */
+        SEND
     }
 
     /**

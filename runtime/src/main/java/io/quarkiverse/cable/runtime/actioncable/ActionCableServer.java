@@ -220,8 +220,8 @@ public class ActionCableServer implements CableConnections {
                     if (result.failed() && !socket.isClosed()) {
                         // A write refused on an open socket loses that frame (a welcome, a confirmation) silently
                         // otherwise; the client would wait for it forever.
-                        LOG.warnf("Action Cable connection %s: a frame could not be written to its open socket: %s", id,
-                                result.cause());
+                        engine.recordFailure(CableStats.Failure.SEND, "Action Cable connection " + id
+                                + ": a frame could not be written to its open socket: " + result.cause());
                     }
                     done.run();
                 });

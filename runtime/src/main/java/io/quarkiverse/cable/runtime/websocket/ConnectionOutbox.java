@@ -6,8 +6,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
-import org.jboss.logging.Logger;
-
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
@@ -21,8 +19,6 @@ import io.quarkus.websockets.next.WebSocketConnection;
  */
 public final class ConnectionOutbox {
 
-    private static final Logger LOG = Logger.getLogger("io.quarkiverse.cable");
-
     /** Where an outbox writes: a WebSockets Next connection or a Vert.x server WebSocket (the Action Cable endpoint). */
     public interface Wire {
         /** Writes a text (String) or binary (byte[]) frame without waiting; {@code done} runs when it completed or failed. */
@@ -31,7 +27,8 @@ public final class ConnectionOutbox {
         void close(int code, String reason);
     }
 
-    static Wire wire(WebSocketConnection connection) {
+    /** Writes to a WebSockets Next connection; {@code onFailure} hears of a frame refused while it was still open. */
+    static Wire wire(WebSocketConnection connection, Consumer<String> onFailure) {
         return new Wire() {
             @Override
             public void write(Object frame, Runnable done) {
@@ -40,8 +37,8 @@ public final class ConnectionOutbox {
                 write.subscribe().with(ignored -> done.run(), failure -> {
                     if (connection.isOpen()) {
                         // Otherwise the frame (a "ready", a broadcast) is lost without a trace.
-                        LOG.warnf("WebSocket connection %s: a frame could not be written to its open socket: %s",
-                                connection.id(), failure);
+                        onFailure.accept("WebSocket connection " + connection.id()
+                                + ": a frame could not be written to its open socket: " + failure);
                     }
                     done.run();
                 });

@@ -129,7 +129,9 @@ public class WebSocketStreams implements CableStreams {
                     "Cannot stream '" + channel + "': connection " + connection.id() + " is closed"));
         }
         ConnectionOutbox outbox = outboxes.computeIfAbsent(connection.id(),
-                id -> new ConnectionOutbox(ConnectionOutbox.wire(connection), limits, why -> slowConsumer(connection, why)));
+                id -> new ConnectionOutbox(
+                        ConnectionOutbox.wire(connection, why -> engine.recordFailure(CableStats.Failure.SEND, why)),
+                        limits, why -> slowConsumer(connection, why)));
         LocalSubscription existing = outbox.streams.get(channel);
         if (existing != null) {
             return onCallersContext(existing.confirmed().toCompletableFuture());
