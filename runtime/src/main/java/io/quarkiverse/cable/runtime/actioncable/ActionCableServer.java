@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
+import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -217,7 +218,8 @@ public class ActionCableServer implements CableConnections {
             @Override
             public void write(Object frame, Runnable done) {
                 socket.writeTextMessage((String) frame).onComplete(result -> {
-                    if (result.failed() && !socket.isClosed()) {
+                    // A closed channel is a connection ending (its close handler has not run yet), not a lost frame.
+                    if (result.failed() && !socket.isClosed() && !(result.cause() instanceof ClosedChannelException)) {
                         // A write refused on an open socket loses that frame (a welcome, a confirmation) silently
                         // otherwise; the client would wait for it forever.
                         engine.recordFailure(CableStats.Failure.SEND, "Action Cable connection " + id

@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.runtime.websocket;
 
+import java.nio.channels.ClosedChannelException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -35,8 +36,9 @@ public final class ConnectionOutbox {
                 var write = frame instanceof byte[] bytes ? connection.sendBinary(bytes)
                         : connection.sendText((String) frame);
                 write.subscribe().with(ignored -> done.run(), failure -> {
-                    if (connection.isOpen()) {
-                        // Otherwise the frame (a "ready", a broadcast) is lost without a trace.
+                    if (connection.isOpen() && !(failure instanceof ClosedChannelException)) {
+                        // Otherwise the frame (a "ready", a broadcast) is lost without a trace. A closed channel is
+                        // the connection ending (its close has not been seen yet), not a lost frame.
                         onFailure.accept("WebSocket connection " + connection.id()
                                 + ": a frame could not be written to its open socket: " + failure);
                     }
