@@ -93,18 +93,8 @@ class StreamReadyStressTest {
                 CompletableFuture.allOf(connected.toArray(CompletableFuture[]::new)).get(BURST_WAIT.toSeconds(),
                         TimeUnit.SECONDS);
                 awaitAll(burst, Client::ready, "had its subscription confirmed", opened);
-                List<CompletableFuture<Void>> commits = new ArrayList<>();
-                for (Client client : burst) {
-                    commits.add(cable.broadcast("chat:" + client.room(), "{\"text\":\"to " + client.room() + "\"}")
-                            .toCompletableFuture());
-                }
-                CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(BURST_WAIT.toSeconds(),
-                        TimeUnit.SECONDS);
-                awaitAll(burst, Client::received, "received its room's broadcast", opened);
-                for (Client client : burst) {
-                    assertThat(client.ended()).isNotDone();
-                    client.socket().close();
-                }
+                deliverOneEachThenClose(burst, client -> "chat:" + client.room(),
+                        client -> "{\"text\":\"to " + client.room() + "\"}", opened);
             }
         } finally {
             webSockets.close();
@@ -139,20 +129,25 @@ class StreamReadyStressTest {
                 CompletableFuture.allOf(connected.toArray(CompletableFuture[]::new)).get(BURST_WAIT.toSeconds(),
                         TimeUnit.SECONDS);
                 awaitAll(burst, Client::ready, "heard \"ready\"", opened);
-                List<CompletableFuture<Void>> commits = new ArrayList<>();
-                for (Client client : burst) {
-                    commits.add(cable.broadcast("room:" + client.room(), "to " + client.room()).toCompletableFuture());
-                }
-                CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(BURST_WAIT.toSeconds(),
-                        TimeUnit.SECONDS);
-                awaitAll(burst, Client::received, "received its room's broadcast", opened);
-                for (Client client : burst) {
-                    assertThat(client.ended()).isNotDone();
-                    client.socket().close();
-                }
+                deliverOneEachThenClose(burst, client -> "room:" + client.room(), client -> "to " + client.room(), opened);
             }
         } finally {
             webSockets.close();
+        }
+    }
+
+    /** Broadcasts one message to each client's channel, waits until every client has it, then closes them all. */
+    private void deliverOneEachThenClose(List<Client> burst, java.util.function.Function<Client, String> channel,
+            java.util.function.Function<Client, String> payload, int opened) throws Exception {
+        List<CompletableFuture<Void>> commits = new ArrayList<>();
+        for (Client client : burst) {
+            commits.add(cable.broadcast(channel.apply(client), payload.apply(client)).toCompletableFuture());
+        }
+        CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(BURST_WAIT.toSeconds(), TimeUnit.SECONDS);
+        awaitAll(burst, Client::received, "received its room's broadcast", opened);
+        for (Client client : burst) {
+            assertThat(client.ended()).isNotDone();
+            client.socket().close();
         }
     }
 
