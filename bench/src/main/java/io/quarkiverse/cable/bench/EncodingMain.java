@@ -12,8 +12,9 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * Runs {@link BroadcastEncoding} and writes results/encoding.md: microseconds per fan-out (10 broadcasts x 100
- * subscribers) for encode-once and encode-per-subscriber, and their ratio, per payload and frame shape.
+ * Runs {@link BroadcastEncoding} and {@link FanoutTransport} and writes results/encoding.md: microseconds per fan-out
+ * (10 broadcasts x 100 subscribers) for encode-once and encode-per-subscriber, and their ratio, per payload and frame
+ * shape; then the Action Cable paths through a real WebSocket encoder.
  */
 public final class EncodingMain {
 
@@ -49,9 +50,48 @@ public final class EncodingMain {
             md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.1f ± %.1f | %.1f ± %.1f | %.2fx |%n", key[0],
                     key[1], key[2], v[0], v[1], v[2], v[3], v[2] / v[0]));
         }
+        md.append(transportTable(new Runner(new OptionsBuilder()
+                .include(FanoutTransport.class.getName())
+                .jvmArgs("-Xms512m", "-Xmx512m")
+                .build()).run()));
         md.append("\nMachine: ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs, JDK ")
                 .append(System.getProperty("java.vm.version")).append(".\n\nCommand: `bench/run-encoding.sh`\n");
         Files.writeString(out, md);
         System.out.println(md);
+    }
+
+    /**
+     * The {@link FanoutTransport} table: the three Action Cable paths and the one-buffer-write floor, each per payload,
+     * with the ratios the encode-once goal is stated in.
+     */
+    private static String transportTable(Collection<RunResult> results) {
+        Map<String, Map<String, double[]>> byPayload = new LinkedHashMap<>();
+        for (RunResult result : results) {
+            String benchmark = result.getParams().getBenchmark();
+            byPayload.computeIfAbsent(result.getParams().getParam("payload"), k -> new LinkedHashMap<>())
+                    .put(benchmark.substring(benchmark.lastIndexOf('.') + 1), new double[] {
+                            result.getPrimaryResult().getScore(), result.getPrimaryResult().getScoreError() });
+        }
+        StringBuilder md = new StringBuilder("\n## Through a real transport (Action Cable frames)\n\n")
+                .append("The same 10 x 100 fan-out written to 100 Netty channels with the server-side WebSocket")
+                .append(" frame encoder (`FanoutTransport`). Per subscriber: frame built and converted to UTF-8 per")
+                .append(" connection; once as text: built once, converted per connection (`writeTextMessage(String)`);")
+                .append(" once shared: the cable's `SharedTextFrame`, one UTF-8 buffer, a view per connection;")
+                .append(" buffer write: the encoded bytes written to each channel as a plain buffer (the floor).\n\n")
+                .append("| Payload | Per subscriber (us) | Once as text (us) | Once shared (us) | Buffer write (us) |")
+                .append(" Per subscriber / once shared | Once shared / buffer write |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (Map.Entry<String, Map<String, double[]>> row : byPayload.entrySet()) {
+            Map<String, double[]> v = row.getValue();
+            double[] per = v.get("perSubscriber");
+            double[] text = v.get("onceAsText");
+            double[] shared = v.get("onceShared");
+            double[] floor = v.get("bufferWrite");
+            md.append(String.format(Locale.ROOT,
+                    "| %s | %.1f ± %.1f | %.1f ± %.1f | %.1f ± %.1f | %.1f ± %.1f | %.2fx | %.2fx |%n", row.getKey(),
+                    per[0], per[1], text[0], text[1], shared[0], shared[1], floor[0], floor[1], per[0] / shared[0],
+                    shared[0] / floor[0]));
+        }
+        return md.toString();
     }
 }

@@ -27,10 +27,12 @@ import io.quarkiverse.cable.runtime.json.JsonPayloads;
 import io.quarkiverse.cable.runtime.origin.RequestOrigins;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
+import io.quarkiverse.cable.runtime.websocket.SharedTextFrame;
 import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.ServerWebSocket;
@@ -217,7 +219,14 @@ public class ActionCableServer implements CableConnections {
         ConnectionOutbox outbox = new ConnectionOutbox(new ConnectionOutbox.Wire() {
             @Override
             public void write(Object frame, Runnable done) {
-                socket.writeTextMessage((String) frame).onComplete(result -> {
+                Future<Void> written;
+                // One writer at a time: the fragments of a long frame must not interleave with another frame (the
+                // poller delivers broadcasts while the event loop answers commands).
+                synchronized (this) {
+                    written = frame instanceof SharedTextFrame shared ? shared.writeTo(socket)
+                            : socket.writeTextMessage((String) frame);
+                }
+                written.onComplete(result -> {
                     // A closed channel is a connection ending (its close handler has not run yet), not a lost frame.
                     if (result.failed() && !socket.isClosed() && !(result.cause() instanceof ClosedChannelException)) {
                         // A write refused on an open socket loses that frame (a welcome, a confirmation) silently

@@ -4,11 +4,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
+import io.quarkiverse.cable.runtime.websocket.SharedTextFrame;
 import io.vertx.core.json.Json;
 
 /**
  * One frame encoder per subscription identifier on this node, shared by every connection subscribed with that
- * identifier, so a broadcast is encoded once per identifier, not once per subscriber. Reference-counted: an encoder
+ * identifier, so a broadcast is encoded once per identifier, not once per subscriber, down to its UTF-8 bytes
+ * ({@link SharedTextFrame}): each connection writes a view of the same buffer. Reference-counted: an encoder
  * lives while a stream uses it.
  */
 final class IdentifierFrames {
@@ -18,8 +20,9 @@ final class IdentifierFrames {
         int references;
 
         Counted(String encodedIdentifier, boolean extended) {
-            frames = new EncodedFrames(extended ? message -> Frames.extendedBroadcast(encodedIdentifier, message)
-                    : message -> Frames.broadcast(encodedIdentifier, message));
+            frames = new EncodedFrames(
+                    extended ? message -> SharedTextFrame.of(Frames.extendedBroadcast(encodedIdentifier, message))
+                            : message -> SharedTextFrame.of(Frames.broadcast(encodedIdentifier, message)));
         }
     }
 

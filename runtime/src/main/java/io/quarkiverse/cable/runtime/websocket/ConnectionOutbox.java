@@ -22,7 +22,10 @@ public final class ConnectionOutbox {
 
     /** Where an outbox writes: a WebSockets Next connection or a Vert.x server WebSocket (the Action Cable endpoint). */
     public interface Wire {
-        /** Writes a text (String) or binary (byte[]) frame without waiting; {@code done} runs when it completed or failed. */
+        /**
+         * Writes a text (String, or a {@link SharedTextFrame} on the Action Cable endpoint) or binary (byte[]) frame
+         * without waiting; {@code done} runs when it completed or failed.
+         */
         void write(Object frame, Runnable done);
 
         void close(int code, String reason);
@@ -76,7 +79,7 @@ public final class ConnectionOutbox {
         return limits;
     }
 
-    /** Writes a text (String) or binary (byte[]) frame; never blocks. */
+    /** Writes a frame of a kind the wire takes ({@link Wire#write}); never blocks. */
     public void send(Object frame) {
         if (closing.get()) {
             return;

@@ -1,0 +1,90 @@
+package io.quarkiverse.cable.runtime.websocket;
+
+import java.nio.charset.StandardCharsets;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.vertx.core.Future;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketFrame;
+import io.vertx.core.http.WebSocketFrameType;
+import io.vertx.core.http.impl.ws.WebSocketFrameImpl;
+
+/**
+ * A text frame turned into UTF-8 bytes once and written to every connection that receives it from those same bytes.
+ * {@code ServerWebSocket.writeTextMessage(String)} converts the text for each connection, so a broadcast to N
+ * subscribers would pay N conversions and N copies of the payload; here each connection gets a view of one buffer,
+ * and per connection only the frame header is new (Netty's encoder merges payloads under 1 KiB into the header's
+ * buffer, a small copy, and writes larger ones as they are).
+ * <p>
+ * The buffer is unpooled heap memory wrapped as unreleasable: Netty releases every frame it has written, and a shared
+ * buffer must survive all of them; the garbage collector frees it with the last view. Unpooled also keeps Vert.x from
+ * copying it (it copies only pooled and composite buffers into its own before writing).
+ */
+public final class SharedTextFrame {
+
+    /**
+     * The largest fragment written, as Vert.x splits long text messages: its default maximum frame size, which is also
+     * what a Vert.x client accepts by default.
+     */
+    static final int MAX_FRAGMENT = 65_536;
+
+    private final ByteBuf utf8;
+
+    private SharedTextFrame(ByteBuf utf8) {
+        this.utf8 = utf8;
+    }
+
+    public static SharedTextFrame of(String text) {
+        return new SharedTextFrame(Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    public int length() {
+        return utf8.readableBytes();
+    }
+
+    /** The bytes for one write: a view with its own indices over the shared memory, never a copy. */
+    public ByteBuf view() {
+        return utf8.duplicate();
+    }
+
+    /**
+     * Writes the frame, in fragments of at most {@link #MAX_FRAGMENT} bytes like {@code writeTextMessage}; completes
+     * when the last fragment is written. The caller keeps its writes to one socket in order (fragments of two
+     * messages must not interleave).
+     */
+    public Future<Void> writeTo(ServerWebSocket socket) {
+        int length = length();
+        if (length <= MAX_FRAGMENT) {
+            return socket.writeFrame(textFrame(view(), true));
+        }
+        Future<Void> last = null;
+        for (int offset = 0; offset < length; offset += MAX_FRAGMENT) {
+            int size = Math.min(MAX_FRAGMENT, length - offset);
+            boolean fin = offset + size == length;
+            ByteBuf fragment = utf8.slice(utf8.readerIndex() + offset, size);
+            last = socket.writeFrame(offset == 0 ? textFrame(fragment, fin) : continuation(fragment, fin));
+        }
+        return last;
+    }
+
+    /** The frame as text again (tests, logs). */
+    public String text() {
+        return utf8.toString(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String toString() {
+        return text();
+    }
+
+    // Vert.x 4 has no public factory for a text frame over a buffer (WebSocketFrame.textFrame takes a String and
+    // encodes it again); its implementation class is public and plain Java, so this stays native-safe.
+    private static WebSocketFrame textFrame(ByteBuf payload, boolean fin) {
+        return new WebSocketFrameImpl(WebSocketFrameType.TEXT, payload, fin);
+    }
+
+    private static WebSocketFrame continuation(ByteBuf payload, boolean fin) {
+        return new WebSocketFrameImpl(WebSocketFrameType.CONTINUATION, payload, fin);
+    }
+}
