@@ -75,8 +75,13 @@ class ActionCableSharedFramesTest {
         WebSocket vertxClient = vertx.createWebSocketClient()
                 .connect(new WebSocketConnectOptions().setHost(base.getHost()).setPort(base.getPort())
                         .setURI("/cable?user=vera").setSubProtocols(List.of(V1)))
+                // The handler is set on the event loop as the socket opens: set later from this thread, it would
+                // miss a welcome that came first.
+                .map(socket -> {
+                    socket.textMessageHandler(vertxFrames::add);
+                    return socket;
+                })
                 .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        vertxClient.textMessageHandler(vertxFrames::add);
         try (WsClient alice = WsClient.connect(vertx, base, "/cable?user=alice", V1);
                 WsClient bob = WsClient.connect(vertx, base, "/cable?user=bob", V1)) {
             for (WsClient client : new WsClient[] { alice, bob }) {
