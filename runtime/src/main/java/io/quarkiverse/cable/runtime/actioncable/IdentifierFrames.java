@@ -20,9 +20,9 @@ final class IdentifierFrames {
         int references;
 
         Counted(String encodedIdentifier, boolean extended) {
-            frames = new EncodedFrames(
-                    extended ? message -> SharedTextFrame.of(Frames.extendedBroadcast(encodedIdentifier, message))
-                            : message -> SharedTextFrame.of(Frames.broadcast(encodedIdentifier, message)));
+            frames = new EncodedFrames(message -> SharedTextFrame.of(extended
+                    ? Frames.extendedBroadcast(encodedIdentifier, message)
+                    : Frames.broadcast(encodedIdentifier, message)));
         }
     }
 

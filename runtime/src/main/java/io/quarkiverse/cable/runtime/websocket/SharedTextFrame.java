@@ -68,14 +68,10 @@ public final class SharedTextFrame {
         return last;
     }
 
-    /** The frame as text again (tests, logs). */
-    public String text() {
-        return utf8.toString(StandardCharsets.UTF_8);
-    }
-
+    /** The frame as text again, for logs. */
     @Override
     public String toString() {
-        return text();
+        return utf8.toString(StandardCharsets.UTF_8);
     }
 
     // Vert.x 4 has no public factory for a text frame over a buffer (WebSocketFrame.textFrame takes a String and
