@@ -12,6 +12,11 @@
 #                                  across nodes (subscribers on node B; steady pings and the fan-out publisher on node
 #                                  A), plus an idle case (10 subscribers, 1 broadcast/s from the other node)
 #                                  -> bench/results/multinode/ (smoke: multinode-smoke/, about 2 minutes, run by .ci/run)
+#   bench/run-matrix.sh --connections [--smoke]
+#                                  10,000 connections on one node (smoke: 1,000, run by .ci/run): fan-out to every one
+#                                  of them at 1 message/s, with the server's heap per held connection read before the
+#                                  publisher starts, and a storm of 10,000 -> bench/results/connections/
+#                                  (smoke: connections-smoke/)
 #
 # Environment:
 #   BENCH_BACKENDS    comma list of backends (default: all for the full matrix, memory,redis,cable-postgresql in
@@ -39,13 +44,19 @@ export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 JAVA="$JAVA_HOME/bin/java"
 SMOKE=0
 MULTI=0
+CONNECTIONS=0
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=1 ;;
     --multi-node) MULTI=1 ;;
-    *) echo "unknown argument: $arg (use --smoke and/or --multi-node)" >&2; exit 2 ;;
+    --connections) CONNECTIONS=1 ;;
+    *) echo "unknown argument: $arg (use --smoke, and --multi-node or --connections)" >&2; exit 2 ;;
   esac
 done
+if [ "$MULTI" = "1" ] && [ "$CONNECTIONS" = "1" ]; then
+  echo "--multi-node and --connections are separate matrices: run them one after the other" >&2
+  exit 2
+fi
 DB="${BENCH_DB:-cable_bench}"
 
 PORT="${BENCH_PORT:-8090}"
@@ -53,7 +64,32 @@ URL="ws://127.0.0.1:$PORT/cable"
 PORT_B="${BENCH_PORT_B:-8091}"
 URL_B="ws://127.0.0.1:$PORT_B/cable"
 PIN="${BENCH_PIN:-1}"
-if [ "$MULTI" = "1" ] && [ "$SMOKE" = "1" ]; then
+if [ "$CONNECTIONS" = "1" ]; then
+  # One node holds every connection: the server and the load generator are separate processes, each under the
+  # 20,000 file descriptors a process may open here, and the storm closes its connections before reopening them.
+  if [ "$SMOKE" = "1" ]; then
+    BACKENDS="${BENCH_BACKENDS:-cable-postgresql}"
+    HELD="${BENCH_CONNECTIONS:-1000}"
+    FANOUT_TIME="${BENCH_FANOUT_TIME:-4}"
+    HOLD_WARMUP=15
+    STORM_ROUNDS=1
+    OUT="${BENCH_OUT:-bench/results/connections-smoke}"
+  else
+    BACKENDS="${BENCH_BACKENDS:-redis,cable-postgresql,cable-mariadb}"
+    HELD="${BENCH_CONNECTIONS:-10000}"
+    FANOUT_TIME="${BENCH_FANOUT_TIME:-30}"
+    HOLD_WARMUP=45
+    STORM_ROUNDS=2
+    OUT="${BENCH_OUT:-bench/results/connections}"
+  fi
+  WARMUP=""
+  # The subscribers' warm-up is long enough for all of them to connect and for the heap reading (two full
+  # collections) to finish before the publisher's first message.
+  RUNS=(
+    "fanout|$HELD|--fanout-rate 1 --fanout-time $FANOUT_TIME --fanout-warmup $HOLD_WARMUP --fanout-drain 5 --heap-url http://127.0.0.1:$PORT/bench/heap"
+    "storm|$HELD|--storm-rounds $STORM_ROUNDS --storm-max-duration-s 180"
+  )
+elif [ "$MULTI" = "1" ] && [ "$SMOKE" = "1" ]; then
   BACKENDS="${BENCH_BACKENDS:-cable-postgresql,cable-mariadb}"
   TIME="${BENCH_TIME:-4}"
   FANOUT_TIME="${BENCH_FANOUT_TIME:-4}"
@@ -109,6 +145,14 @@ else
   done
 fi
 RAW="$OUT/raw"
+if [ "$CONNECTIONS" = "1" ]; then
+  # Both processes inherit it: each holds one socket per connection.
+  ulimit -n "$(ulimit -Hn)"
+  if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((HELD + 1000)) ]; then
+    echo "--connections with $HELD connections needs $((HELD + 1000)) file descriptors per process; the limit is $(ulimit -n)" >&2
+    exit 2
+  fi
+fi
 
 # --- services (localhost only) ------------------------------------------------------------------------------------
 # shellcheck source=bench/lib/services.sh
@@ -323,6 +367,7 @@ if [ -n "$(git --no-optional-locks status --porcelain --untracked-files=no 2>/de
 fi
 COMMAND="bench/run-matrix.sh"
 [ "$MULTI" = 1 ] && COMMAND="$COMMAND --multi-node"
+[ "$CONNECTIONS" = 1 ] && COMMAND="$COMMAND --connections"
 [ "$SMOKE" = 1 ] && COMMAND="$COMMAND --smoke"
 MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $("$JAVA" -version 2>&1 | sed -n 1p); $PINNING;\
  matrix ran for ${ELAPSED}s; git $REV; command: $COMMAND"

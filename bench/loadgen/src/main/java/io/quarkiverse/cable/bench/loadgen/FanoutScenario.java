@@ -52,6 +52,7 @@ final class FanoutScenario implements Scenario {
         FanoutAccount account = new FanoutAccount(metrics, clock);
         return steps.connect(vu)
                 .compose(connection -> steps.subscribe(connection, identifier))
+                .onSuccess(subscribed -> metrics.fanoutSubscribed.increment())
                 .compose(subscription -> AsyncLoop.until(vu.context(),
                         () -> subscription.receive(parameters.receiveTimeoutMs()).compose(message -> {
                             if (message != null) {

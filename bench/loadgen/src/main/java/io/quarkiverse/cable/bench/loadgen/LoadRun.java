@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.bench.loadgen;
 
+import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,17 +76,27 @@ final class LoadRun {
             Scenario scenario = Scenario.create(options,
                     new CableSteps(client, connect, publish, options.parameters(), metrics),
                     metrics, clock);
+            HeapReadings heap = options.probesHeap() ? new HeapReadings(new HeapProbe(options.heapUrl())) : null;
+            if (heap != null) {
+                heap.before();
+            }
             Instant startedAt = Instant.now();
             long start = System.nanoTime();
             List<Future<Void>> virtualUsers = startGroups(scenario.groups(), contexts, start);
+            if (heap != null) {
+                heap.held(start);
+            }
             long hardStopMs = scenario.groups().stream().mapToLong(VuGroup::interruptAfterMs).max().orElse(0)
                     + HARD_STOP_MARGIN_MS;
             awaitAll(virtualUsers, start, hardStopMs);
+            if (heap != null) {
+                heap.after();
+            }
 
             int unfinished = (int) virtualUsers.stream().filter(f -> !f.isComplete()).count();
             long end = unfinished == 0 ? lastVirtualUserDoneNanos.get() : System.nanoTime();
             Instant endedAt = startedAt.plusNanos(end - start);
-            return result(startedAt, endedAt, start, end, unfinished);
+            return result(startedAt, endedAt, start, end, unfinished, heap == null ? null : heap.result());
         } finally {
             try {
                 vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
@@ -192,7 +203,8 @@ final class LoadRun {
         }
     }
 
-    private RunResult result(Instant startedAt, Instant endedAt, long start, long end, int unfinished) {
+    private RunResult result(Instant startedAt, Instant endedAt, long start, long end, int unfinished,
+            RunResult.Heap heap) {
         RunOptions.Parameters parameters = options.parameters();
         double seconds = (end - start) / 1e9;
         long roundTripsOk = metrics.roundTripsOk.sum();
@@ -221,7 +233,68 @@ final class LoadRun {
                 metrics.roundTripsFailed.sum(), iterations, metrics.iterationsFailed.sum(),
                 metrics.iterationsInterrupted.sum(), perSecond(iterations, seconds), unfinished, messagesPerSecond,
                 metrics.actionRtt.summary(), metrics.connectDuration.summary(),
-                metrics.subscribeDuration.summary(), totalTimeMs, fanout, metrics.failureExamples());
+                metrics.subscribeDuration.summary(), totalTimeMs, fanout, heap, metrics.failureExamples());
+    }
+
+    /**
+     * The three heap readings of a fan-out run with {@code --heap-url}. The held reading waits until every subscriber
+     * is confirmed (or failed), but no longer than until two seconds before the publisher starts, so the server's
+     * full collection never pauses a measured delivery.
+     */
+    private final class HeapReadings {
+
+        private static final long PUBLISHER_MARGIN_MS = 2_000;
+        private static final long POLL_MS = 50;
+
+        private final HeapProbe probe;
+        private Long before;
+        private Long held;
+        private Long after;
+        private long heldConnections;
+        private String problem;
+
+        HeapReadings(HeapProbe probe) {
+            this.probe = probe;
+        }
+
+        void before() throws InterruptedException {
+            before = read("before the subscribers connected");
+        }
+
+        void held(long runStart) throws InterruptedException {
+            int subscribers = options.users();
+            long deadline = runStart + (options.parameters().fanoutWarmup() * 1000L - PUBLISHER_MARGIN_MS) * 1_000_000L;
+            while (metrics.fanoutSubscribed.sum() + metrics.subscriptionFailures.sum()
+                    + metrics.connectionFailures.sum() < subscribers && System.nanoTime() < deadline) {
+                Thread.sleep(POLL_MS);
+            }
+            heldConnections = metrics.fanoutSubscribed.sum();
+            if (heldConnections < subscribers) {
+                problem = heldConnections + " of " + subscribers + " subscribers were subscribed when the warm-up "
+                        + "ended; the reading counts those";
+            }
+            held = read("with the subscribers held");
+        }
+
+        void after() throws InterruptedException {
+            after = read("after the run");
+        }
+
+        private Long read(String when) throws InterruptedException {
+            try {
+                return probe.usedBytes();
+            } catch (IOException e) {
+                problem = "no reading " + when + ": " + e.getMessage();
+                return null;
+            }
+        }
+
+        RunResult.Heap result() {
+            Double perConnection = before != null && held != null && heldConnections > 0
+                    ? (held - before) / (double) heldConnections
+                    : null;
+            return new RunResult.Heap(before, held, after, heldConnections, perConnection, problem);
+        }
     }
 
     private static double perSecond(long count, double seconds) {

@@ -37,6 +37,7 @@ final class Metrics {
     final LongAdder fanoutDuplicates = new LongAdder(); // cable_fanout_duplicate_deliveries
     final LongAdder fanoutOutOfOrder = new LongAdder(); // cable_fanout_out_of_order_deliveries
     final LongAdder fanoutSubscribersCompleted = new LongAdder(); // cable_fanout_subscribers_completed
+    final LongAdder fanoutSubscribed = new LongAdder(); // subscribers confirmed (not in k6): when all are held
     final LatencySamples fanoutLatency = new LatencySamples(); // cable_fanout_delivery_latency
 
     /** The first few distinct reasons things failed, so a run file says why and not only how often. */

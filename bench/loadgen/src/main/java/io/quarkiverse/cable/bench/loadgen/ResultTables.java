@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +28,8 @@ final class ResultTables {
             "connectP95", "subscribeP50", "subscribeP95", "messagesPerSecond", "iterationsCompleted",
             "iterationsFailed", "iterationsInterrupted", "iterationsPerSecond", "totalTimeMs", "fanoutRate",
             "published", "expectedDeliveries", "deliveriesReceived", "gaps", "duplicates", "outOfOrder",
-            "subscribersCompleted", "latencyP50", "latencyP95", "latencyP99", "latencyMax");
+            "subscribersCompleted", "latencyP50", "latencyP95", "latencyP99", "latencyMax", "heapBeforeBytes",
+            "heapHeldBytes", "heapAfterBytes", "heapHeldConnections", "heapBytesPerConnection");
 
     private final RunSet runs;
     private final StringBuilder md = new StringBuilder();
@@ -56,6 +58,13 @@ final class ResultTables {
                 row.addAll(List.of(f.rate(), f.published(), f.expectedDeliveries(), f.deliveriesReceived(), f.gaps(),
                         f.duplicates(), f.outOfOrder(), f.subscribersCompleted(), f.latency().p50(),
                         f.latency().p95(), f.latency().p99(), f.latency().max()));
+            }
+            RunResult.Heap h = r.heap();
+            if (h == null) {
+                row.addAll(List.of("", "", "", "", ""));
+            } else {
+                row.addAll(Arrays.asList(blankIfNull(h.beforeBytes()), blankIfNull(h.heldBytes()),
+                        blankIfNull(h.afterBytes()), h.heldConnections(), blankIfNull(h.bytesPerConnection())));
             }
             csv.append(row.stream().map(ResultTables::csvField).collect(Collectors.joining(","))).append('\n');
         }
@@ -95,7 +104,39 @@ final class ResultTables {
                 pingTables(family);
             }
         }
+        heapTable();
         return md.toString();
+    }
+
+    /** Fan-out runs made with {@code --heap-url}: what each held connection costs the server's heap. */
+    private void heapTable() {
+        List<RunSet.RunFile> measured = runs.all().stream().filter(file -> file.result().heap() != null).toList();
+        if (measured.isEmpty()) {
+            return;
+        }
+        md.append("## Server heap per held connection\n\n")
+                .append("The server's heap in use after full collections (`GET /bench/heap`): before the subscribers "
+                        + "connected, once they were all subscribed and idle (before the publisher started), and "
+                        + "after the run. Per connection: (held − before) ÷ connections held.\n\n")
+                .append("| run | backend | connections held | before MiB | held MiB | after MiB | bytes per "
+                        + "connection | note |\n|---|---|--:|--:|--:|--:|--:|---|\n");
+        for (RunSet.RunFile file : measured) {
+            RunResult.Heap h = file.result().heap();
+            md.append(String.format(Locale.ROOT, "| `%s` | %s | %d | %s | %s | %s | %s | %s |%n",
+                    file.path().getFileName(), file.result().backend(), h.heldConnections(), mebibytes(h.beforeBytes()),
+                    mebibytes(h.heldBytes()), mebibytes(h.afterBytes()),
+                    h.bytesPerConnection() == null ? NONE : String.format(Locale.ROOT, "%.0f", h.bytesPerConnection()),
+                    h.problem() == null ? "" : h.problem()));
+        }
+        md.append('\n');
+    }
+
+    private static String mebibytes(Long bytes) {
+        return bytes == null ? NONE : String.format(Locale.ROOT, "%.1f", bytes / 1048576.0);
+    }
+
+    private static Object blankIfNull(Object value) {
+        return value == null ? "" : value;
     }
 
     private void pingTables(String family) {

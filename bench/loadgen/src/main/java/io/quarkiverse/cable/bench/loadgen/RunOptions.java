@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * each.
  */
 record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Path out, Parameters parameters,
-        URI publishUrl) {
+        URI publishUrl, URI heapUrl) {
 
     /**
      * Without {@code --publish-url}, everything runs on {@code url}. With it (two nodes on one database), subscribers
@@ -18,7 +18,16 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
      * pings through a second connection, the fan-out publisher.
      */
     RunOptions(URI url, String backend, ScenarioKind scenario, int users, Path out, Parameters parameters) {
-        this(url, backend, scenario, users, out, parameters, url);
+        this(url, backend, scenario, users, out, parameters, url, null);
+    }
+
+    /**
+     * {@code --heap-url} (fan-out only, optional): the subscribers' server's {@code /bench/heap}, read before the
+     * subscribers connect, once all of them are subscribed and before the publisher starts, and after the run; the
+     * run file then has the heap each held connection costs the server.
+     */
+    boolean probesHeap() {
+        return heapUrl != null;
     }
 
     boolean crossNode() {
@@ -78,13 +87,18 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
         int gracefulStopS = args.integer("graceful-stop-s", 30, 0);
         String testId = args.text("test-id", backend);
         String fanoutStream = args.text("fanout-stream", testId + "-fanout");
+        String heapText = args.text("heap-url", null);
+        URI heapUrl = heapText == null ? null : parseHttpUrl(heapText);
+        if (heapUrl != null && scenario != ScenarioKind.FANOUT) {
+            throw new UsageException("--heap-url is for the fanout scenario only (its subscribers are held idle)");
+        }
         args.requireAllUsed();
 
         return new RunOptions(url, backend, scenario, users, out,
                 new Parameters(time, num, payloadBytes, receiveTimeoutMs, handshakeTimeoutS, minSleepMs, maxSleepMs,
                         churnUsers, churnTime, stormRounds, stormSleepMs, stormMaxDurationS, fanoutRate, fanoutTime,
                         fanoutWarmup, fanoutDrain, gracefulStopS, testId, fanoutStream),
-                publishUrl);
+                publishUrl, heapUrl);
     }
 
     /** Connections held open at the same time by the scenario's virtual users. */
@@ -94,6 +108,18 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
             case FANOUT -> users + 1; // the subscribers and the publisher
             default -> users;
         };
+    }
+
+    private static URI parseHttpUrl(String text) throws UsageException {
+        try {
+            URI url = new URI(text);
+            if (!"http".equals(url.getScheme()) || url.getHost() == null) {
+                throw new UsageException("--heap-url must be http://host[:port]/path, got '" + text + "'");
+            }
+            return url;
+        } catch (URISyntaxException e) {
+            throw new UsageException("--heap-url is not a URL: " + e.getMessage());
+        }
     }
 
     private static URI parseUrl(String text) throws UsageException {

@@ -49,7 +49,17 @@ record RunResult(
         LatencySummary subscribe,
         Double totalTimeMs, // storm only: from the first connection attempt to the last virtual user done
         Fanout fanout,
+        Heap heap, // fan-out with --heap-url only
         List<String> failureExamples) { // the first distinct reasons
+
+    /**
+     * The server's heap after full collections: before the subscribers connected, once {@code heldConnections} of
+     * them were subscribed (before the publisher started), and after the run; {@code bytesPerConnection} is
+     * (held - before) / heldConnections. {@code problem} says why a reading is missing.
+     */
+    record Heap(Long beforeBytes, Long heldBytes, Long afterBytes, long heldConnections, Double bytesPerConnection,
+            String problem) {
+    }
 
     record Fanout(
             int rate,
@@ -135,6 +145,13 @@ record RunResult(
         }
         if (totalTimeMs != null) {
             text.append(String.format(Locale.ROOT, "; the herd took %.0f ms", totalTimeMs));
+        }
+        if (heap != null) {
+            text.append(heap.bytesPerConnection() == null ? "; server heap not measured: " + heap.problem()
+                    : String.format(Locale.ROOT, "; server heap %.1f MiB before, %.1f MiB with %d connections held "
+                            + "(%.0f bytes each), %.1f MiB after", heap.beforeBytes() / 1048576.0,
+                            heap.heldBytes() / 1048576.0, heap.heldConnections(), heap.bytesPerConnection(),
+                            heap.afterBytes() == null ? Double.NaN : heap.afterBytes() / 1048576.0));
         }
         text.append(String.format(Locale.ROOT, "; connect p50 %.1f / p95 %.1f ms, subscribe p50 %.1f / p95 %.1f ms.",
                 connect.p50(), connect.p95(), subscribe.p50(), subscribe.p95()));

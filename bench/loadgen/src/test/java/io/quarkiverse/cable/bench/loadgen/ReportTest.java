@@ -57,7 +57,7 @@ class ReportTest {
                 clean.messagesSent(), clean.messagesReceived() - 1, clean.roundTripsOk() - 1, 1,
                 clean.iterationsCompleted(), clean.iterationsFailed(), clean.iterationsInterrupted(),
                 clean.iterationsPerSecond(), clean.unfinishedVirtualUsers(), clean.messagesPerSecond(), clean.rtt(),
-                clean.connect(), clean.subscribe(), clean.totalTimeMs(), clean.fanout(), List.of("pong timed out"));
+                clean.connect(), clean.subscribe(), clean.totalTimeMs(), clean.fanout(), null, List.of("pong timed out"));
         lostOne.write(in.resolve("h2-steady-100.json"));
 
         assertThat(lostOne.problems()).containsExactly("1 failed round trips", "1 invalid messages");
@@ -65,13 +65,36 @@ class ReportTest {
         assertThat(new Report(in, dir.resolve("report"), "Test", "", "redis", false).write()).isTrue();
     }
 
+    @Test
+    void aRunThatHeldConnectionsReportsTheServerHeapEachCost() throws IOException {
+        Path in = Files.createDirectories(dir.resolve("held"));
+        long before = 40L << 20;
+        run("redis", 100, 10.0, 20.0, 100.0, null).write(in.resolve("redis-steady-100.json"));
+        run("cable-postgresql", 100, 10.0, 20.0, 100.0,
+                new RunResult.Heap(before, before + 100 * 6_000L, before + 4_096, 100, 6_000.0, null))
+                .write(in.resolve("pg-steady-100.json"));
+
+        assertThat(new Report(in, dir.resolve("held-report"), "Test", "", "redis", true).write()).isTrue();
+        String md = Files.readString(dir.resolve("held-report/results.md"));
+        assertThat(md).contains("## Server heap per held connection")
+                .contains("| `pg-steady-100.json` | cable-postgresql | 100 | 40.0 | 40.6 | 40.0 | 6000 |  |")
+                .doesNotContain("`redis-steady-100.json` | redis");
+        assertThat(Files.readString(dir.resolve("held-report/results.csv")))
+                .contains(",41943040,42543040,41947136,100,6000.000");
+    }
+
     private static RunResult run(String backend, int users, double p50, double p95, double perSecond) {
+        return run(backend, users, p50, p95, perSecond, null);
+    }
+
+    private static RunResult run(String backend, int users, double p50, double p95, double perSecond,
+            RunResult.Heap heap) {
         RunOptions.Parameters parameters = new RunOptions.Parameters(90, 5, 64, 60_000, 60, 500, 1000, users / 5, 90,
                 5, 100, 65, 10, 90, 15, 10, 30, backend, backend + "-fanout");
         LatencySummary rtt = new LatencySummary(1000, p50, p50, p95, p95 + 1, p95 + 2);
         LatencySummary connect = new LatencySummary(100, 2, 2, 3, 4, 5);
         return new RunResult(backend, "steady", users, users, "ws://127.0.0.1:8090/cable", parameters,
                 "2026-01-01T00:00:00Z", "2026-01-01T00:01:30Z", 90, 100, 0, 0, 0, 0, 1000, 1000, 1000, 0, 200, 0, 0,
-                2.2, 0, perSecond, rtt, connect, connect, null, null, List.of());
+                2.2, 0, perSecond, rtt, connect, connect, null, null, heap, List.of());
     }
 }

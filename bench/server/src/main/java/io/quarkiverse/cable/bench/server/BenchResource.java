@@ -1,5 +1,7 @@
 package io.quarkiverse.cable.bench.server;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.util.Map;
 import java.util.Optional;
 
@@ -23,6 +25,13 @@ public class BenchResource {
      * @param dbKind the cable's database, {@code none} on the memory adapter
      */
     public record Info(String flavour, String relay, String adapter, String dbKind, boolean ready) {
+    }
+
+    /**
+     * The heap the server holds after a full collection: what live objects take, not what the collector has not yet
+     * reclaimed.
+     */
+    public record Heap(long usedBytes, long committedBytes) {
     }
 
     @Inject
@@ -51,5 +60,20 @@ public class BenchResource {
     @Path("/stats")
     public Map<String, Long> stats() {
         return relay.counters().snapshot();
+    }
+
+    /**
+     * Collects garbage (twice: a first full collection can leave objects whose finalisation or reference processing
+     * frees more) and answers the heap in use after it. For the load generator's heap per connection; it stops the
+     * world, so it is called only while the server is idle.
+     */
+    @GET
+    @Path("/heap")
+    public Heap heap() {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        memory.gc();
+        memory.gc();
+        var usage = memory.getHeapMemoryUsage();
+        return new Heap(usage.getUsed(), usage.getCommitted());
     }
 }
