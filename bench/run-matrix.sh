@@ -345,7 +345,7 @@ for backend in "${BACKEND_LIST[@]}"; do
       run_load "$backend" "$run" "$RAW/$backend-$scenario-$users${tag:+-r$tag}.json"
     fi
   done
-  if [ "$SMOKE" = "1" ] && [ "$MULTI" = "0" ] && [[ "$backend" == cable-* ]]; then
+  if [ "$SMOKE" = "1" ] && [ "$MULTI" = "0" ] && [ "$CONNECTIONS" = "0" ] && [[ "$backend" == cable-* ]]; then
     # The reconnect storm of recoverable streams, small (bench/run-reconnect-storm.sh runs the full one): exits 5,
     # and so fails the smoke, when any client does not get exactly what it missed.
     # shellcheck disable=SC2086
