@@ -15,17 +15,28 @@ import org.jboss.jandex.DotName;
 
 import io.quarkiverse.cable.StreamFrom;
 import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
+import io.quarkiverse.cable.runtime.websocket.SocketAccess;
 import io.quarkiverse.cable.runtime.websocket.StreamTemplates;
 import io.quarkiverse.cable.runtime.websocket.StreamTemplatesRecorder;
 import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
+import io.quarkus.deployment.GeneratedClassGizmoAdaptor;
+import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.deployment.builditem.GeneratedClassBuildItem;
+import io.quarkus.deployment.recording.RecorderContext;
+import io.quarkus.gizmo.ClassCreator;
+import io.quarkus.gizmo.MethodCreator;
+import io.quarkus.gizmo.MethodDescriptor;
+import io.quarkus.gizmo.ResultHandle;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.websockets.next.WebSocket;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.vertx.core.http.WebSocketBase;
 
 /**
  * Streams cable channels to WebSockets Next endpoints: finds {@link StreamFrom} on {@code @WebSocket} classes, checks
@@ -58,6 +69,34 @@ class CableWebSocketProcessor {
                 .scope(Singleton.class)
                 .unremovable()
                 .supplier(recorder.templates(new HashMap<>(byEndpoint)))
+                .done();
+    }
+
+    /**
+     * The socket accessor of shared frames ({@link SocketAccess}): a class in WebSockets Next's runtime package that
+     * calls its package-private {@code WebSocketConnectionBase.webSocket()}. Generated as a non-application class, so
+     * it is loaded with WebSockets Next's classes (same package, same class loader) in every launch mode, and
+     * instantiated by recorded bytecode: no reflection at run time, nothing for native images to register.
+     */
+    @BuildStep
+    @Record(ExecutionTime.STATIC_INIT)
+    SyntheticBeanBuildItem socketAccess(BuildProducer<GeneratedClassBuildItem> generated, RecorderContext context,
+            StreamTemplatesRecorder recorder) {
+        try (ClassCreator access = ClassCreator.builder()
+                .classOutput(new GeneratedClassGizmoAdaptor(generated, false))
+                .className(SocketAccess.GENERATED_CLASS)
+                .interfaces(SocketAccess.class)
+                .build()) {
+            MethodCreator socketOf = access.getMethodCreator("socketOf", WebSocketBase.class, WebSocketConnection.class);
+            ResultHandle connection = socketOf.checkCast(socketOf.getMethodParam(0), SocketAccess.CONNECTION_BASE);
+            socketOf.returnValue(socketOf.invokeVirtualMethod(
+                    MethodDescriptor.ofMethod(SocketAccess.CONNECTION_BASE, SocketAccess.ACCESSOR, WebSocketBase.class),
+                    connection));
+        }
+        return SyntheticBeanBuildItem.configure(SocketAccess.class)
+                .scope(Singleton.class)
+                .unremovable()
+                .supplier(recorder.socketAccess(context.newInstance(SocketAccess.GENERATED_CLASS)))
                 .done();
     }
 

@@ -172,6 +172,16 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("10s")
         Duration stallTimeout();
+
+        /**
+         * Whether `@StreamFrom` streams write each broadcast as one shared UTF-8 buffer, encoded once for all the
+         * connections that receive it, instead of WebSockets Next's `sendText`, which converts and copies the text
+         * once per connection. The shared frames go to the socket under WebSockets Next, past its traffic logger and
+         * its sent-message metrics: turn this off to see stream frames there. Frames over 64 KiB always go through
+         * `sendText`. The Action Cable endpoint always shares its frames.
+         */
+        @WithDefault("true")
+        boolean sharedFrames();
     }
 
     /**

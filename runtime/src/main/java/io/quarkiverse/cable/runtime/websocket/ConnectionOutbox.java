@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
+import io.vertx.core.http.WebSocketBase;
 
 /**
  * One connection's cable streams and its outbound frames. Frames are written without waiting. A connection is closed
@@ -23,7 +24,7 @@ public final class ConnectionOutbox {
     /** Where an outbox writes: a WebSockets Next connection or a Vert.x server WebSocket (the Action Cable endpoint). */
     public interface Wire {
         /**
-         * Writes a text (String, or a {@link SharedTextFrame} on the Action Cable endpoint) or binary (byte[]) frame
+         * Writes a text (String, or a {@link SharedTextFrame}) or binary (byte[]) frame
          * without waiting; {@code done} runs when it completed or failed.
          */
         void write(Object frame, Runnable done);
@@ -31,22 +32,43 @@ public final class ConnectionOutbox {
         void close(int code, String reason);
     }
 
-    /** Writes to a WebSockets Next connection; {@code onFailure} hears of a frame refused while it was still open. */
-    static Wire wire(WebSocketConnection connection, Consumer<String> onFailure) {
+    /**
+     * Writes to a WebSockets Next connection; {@code onFailure} hears of a frame refused while it was still open.
+     * A {@link SharedTextFrame} that fits one frame goes to the socket under the connection when {@code sockets} can
+     * reach it (null: never), so the connection writes a view of the shared buffer; anything else goes through
+     * {@code sendText}/{@code sendBinary}.
+     */
+    static Wire wire(WebSocketConnection connection, SocketAccess sockets, Consumer<String> onFailure) {
         return new Wire() {
             @Override
             public void write(Object frame, Runnable done) {
+                WebSocketBase socket = frame instanceof SharedTextFrame shared && shared.fitsOneFrame() && sockets != null
+                        ? sockets.socketOf(connection)
+                        : null;
+                if (socket != null) {
+                    ((SharedTextFrame) frame).writeTo(socket).onComplete(written -> {
+                        if (written.failed()) {
+                            refused(written.cause());
+                        }
+                        done.run();
+                    });
+                    return;
+                }
                 var write = frame instanceof byte[] bytes ? connection.sendBinary(bytes)
-                        : connection.sendText((String) frame);
+                        : connection.sendText(frame.toString());
                 write.subscribe().with(ignored -> done.run(), failure -> {
-                    if (connection.isOpen() && !(failure instanceof ClosedChannelException)) {
-                        // Otherwise the frame (a "ready", a broadcast) is lost without a trace. A closed channel is
-                        // the connection ending (its close has not been seen yet), not a lost frame.
-                        onFailure.accept("WebSocket connection " + connection.id()
-                                + ": a frame could not be written to its open socket: " + failure);
-                    }
+                    refused(failure);
                     done.run();
                 });
+            }
+
+            private void refused(Throwable failure) {
+                if (connection.isOpen() && !(failure instanceof ClosedChannelException)) {
+                    // Otherwise the frame (a "ready", a broadcast) is lost without a trace. A closed channel is the
+                    // connection ending (its close has not been seen yet), not a lost frame.
+                    onFailure.accept("WebSocket connection " + connection.id()
+                            + ": a frame could not be written to its open socket: " + failure);
+                }
             }
 
             @Override

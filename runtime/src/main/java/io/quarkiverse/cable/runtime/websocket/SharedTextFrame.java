@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.Future;
-import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketBase;
 import io.vertx.core.http.WebSocketFrame;
 import io.vertx.core.http.WebSocketFrameType;
 import io.vertx.core.http.impl.ws.WebSocketFrameImpl;
@@ -29,18 +29,29 @@ public final class SharedTextFrame {
      */
     static final int MAX_FRAGMENT = 65_536;
 
+    private final String text;
     private final ByteBuf utf8;
 
-    private SharedTextFrame(ByteBuf utf8) {
+    private SharedTextFrame(String text, ByteBuf utf8) {
+        this.text = text;
         this.utf8 = utf8;
     }
 
     public static SharedTextFrame of(String text) {
-        return new SharedTextFrame(Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.UTF_8))));
+        return new SharedTextFrame(text,
+                Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.UTF_8))));
     }
 
     public int length() {
         return utf8.readableBytes();
+    }
+
+    /**
+     * Whether the frame goes out as one WebSocket frame. One frame is one write, which cannot interleave with another
+     * message written to the same socket at the same time; fragments could.
+     */
+    public boolean fitsOneFrame() {
+        return length() <= MAX_FRAGMENT;
     }
 
     /** The bytes for one write: a view with its own indices over the shared memory, never a copy. */
@@ -53,9 +64,9 @@ public final class SharedTextFrame {
      * when the last fragment is written. The caller keeps its writes to one socket in order (fragments of two
      * messages must not interleave).
      */
-    public Future<Void> writeTo(ServerWebSocket socket) {
+    public Future<Void> writeTo(WebSocketBase socket) {
         int length = length();
-        if (length <= MAX_FRAGMENT) {
+        if (fitsOneFrame()) {
             return socket.writeFrame(textFrame(view(), true));
         }
         Future<Void> last = null;
@@ -68,10 +79,10 @@ public final class SharedTextFrame {
         return last;
     }
 
-    /** The frame as text again, for logs. */
+    /** The text the frame was made of (kept, not decoded again): for {@code sendText} and logs. */
     @Override
     public String toString() {
-        return utf8.toString(StandardCharsets.UTF_8);
+        return text;
     }
 
     // Vert.x 4 has no public factory for a text frame over a buffer (WebSocketFrame.textFrame takes a String and

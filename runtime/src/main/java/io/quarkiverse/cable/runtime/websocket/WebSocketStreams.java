@@ -68,16 +68,27 @@ public class WebSocketStreams implements CableStreams {
     @Inject
     Vertx vertx;
 
+    /** Generated at build time ({@link SocketAccess}); unresolvable only if the build step did not run. */
+    @Inject
+    Instance<SocketAccess> socketAccess;
+
     private final Map<String, ConnectionOutbox> outboxes = new ConcurrentHashMap<>();
-    private final EncodedFrames frames = new EncodedFrames();
+    private EncodedFrames frames;
+    private SocketAccess sockets;
     private ConnectionOutbox.OutboxLimits limits;
     private long stallTimer = -1;
 
-    /** Reads the limits once; {@code CableConfigCheck} validated them when the cable was built. */
+    /** Reads the settings once; {@code CableConfigCheck} validated them when the cable was built. */
     @Inject
     void configure(CableRuntimeConfig config) {
         limits = new ConnectionOutbox.OutboxLimits(config.websocket().maxPendingFrames(),
                 config.websocket().stallTimeout().toNanos());
+        sockets = config.websocket().sharedFrames() && socketAccess.isResolvable()
+                ? new SharedFrameSockets(socketAccess.get())
+                : null;
+        // Shared frames: a text broadcast becomes UTF-8 once per node, and each connection writes a view of it.
+        frames = sockets == null ? new EncodedFrames()
+                : new EncodedFrames(message -> message.binary() ? message.payload() : SharedTextFrame.of(message.text()));
     }
 
     /** The per-connection bounds from quarkus.cable.websocket.*, shared with the Action Cable endpoint. */
@@ -130,7 +141,8 @@ public class WebSocketStreams implements CableStreams {
         }
         ConnectionOutbox outbox = outboxes.computeIfAbsent(connection.id(),
                 id -> new ConnectionOutbox(
-                        ConnectionOutbox.wire(connection, why -> engine.recordFailure(CableStats.Failure.SEND, why)),
+                        ConnectionOutbox.wire(connection, sockets,
+                                why -> engine.recordFailure(CableStats.Failure.SEND, why)),
                         limits, why -> slowConsumer(connection, why)));
         LocalSubscription existing = outbox.streams.get(channel);
         if (existing != null) {

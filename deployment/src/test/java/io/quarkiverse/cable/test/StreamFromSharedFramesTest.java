@@ -1,0 +1,163 @@
+package io.quarkiverse.cable.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableStreams;
+import io.quarkiverse.cable.StreamFrom;
+import io.quarkiverse.cable.runtime.websocket.SocketAccess;
+import io.quarkus.test.QuarkusUnitTest;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.websockets.next.BasicWebSocketConnector;
+import io.quarkus.websockets.next.OnOpen;
+import io.quarkus.websockets.next.WebSocket;
+import io.quarkus.websockets.next.WebSocketClientConnection;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketConnectOptions;
+
+/**
+ * {@code @StreamFrom} streams write each text broadcast from one UTF-8 buffer shared by every subscriber, straight to
+ * the socket under the WebSockets Next connection (reached through the accessor generated at build time); frames over
+ * 64 KiB go through {@code sendText}. Every subscriber must get every frame whole, byte for byte and in order, on
+ * both paths and across the switch between them. The Vert.x client keeps its default 64 KiB frame limit, so a shared
+ * frame over it would close that client.
+ */
+class StreamFromSharedFramesTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest app = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClass(Shared.class))
+            .overrideConfigKey("quarkus.cable.adapter", "memory");
+
+    @Inject
+    Cable cable;
+
+    @Inject
+    SocketAccess sockets;
+
+    /** A connector is a builder: one per connection. */
+    @Inject
+    Instance<BasicWebSocketConnector> connectors;
+
+    @Inject
+    Vertx vertx;
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Test
+    void theGeneratedAccessorReachesTheSocketUnderAConnection() throws Exception {
+        WebSocketClientConnection client = connectors.get().baseUri(base).path("/shared/accessor")
+                .onTextMessage((connection, text) -> {
+                }).connectAndAwait();
+        try {
+            await().atMost(30, TimeUnit.SECONDS).until(() -> Shared.OPEN.containsKey("accessor"));
+            assertThat(sockets.socketOf(Shared.OPEN.get("accessor"))).isInstanceOf(ServerWebSocket.class);
+        } finally {
+            client.closeAndAwait();
+        }
+    }
+
+    @Test
+    void everySubscriberGetsEveryBroadcastWholeAndInOrder() throws Exception {
+        // Sizes in UTF-8 bytes: small, exactly one frame (shared), one byte over (sendText, fragmented), multi-byte
+        // text shared and over the limit (a fragment boundary inside a character), small frames between long ones.
+        List<String> expected = List.of(
+                "one",
+                "a".repeat(65_536),
+                "b".repeat(65_537),
+                "two",
+                "ü€𝄞".repeat(1_000),
+                "ü€𝄞".repeat(20_000),
+                "three");
+        assertThat(utf8Length(expected.get(1))).isEqualTo(65_536);
+
+        List<String> first = new CopyOnWriteArrayList<>();
+        List<String> second = new CopyOnWriteArrayList<>();
+        List<String> vertxFrames = new CopyOnWriteArrayList<>();
+        // On the event loop: the connector's default runs callbacks on worker threads, which may overtake each other.
+        WebSocketClientConnection one = connectors.get().baseUri(base).path("/shared/big")
+                .executionModel(BasicWebSocketConnector.ExecutionModel.NON_BLOCKING)
+                .onTextMessage((connection, text) -> first.add(text)).connectAndAwait();
+        WebSocketClientConnection two = connectors.get().baseUri(base).path("/shared/big")
+                .executionModel(BasicWebSocketConnector.ExecutionModel.NON_BLOCKING)
+                .onTextMessage((connection, text) -> second.add(text)).connectAndAwait();
+        io.vertx.core.http.WebSocket three = vertx.createWebSocketClient()
+                .connect(new WebSocketConnectOptions().setHost(base.getHost()).setPort(base.getPort())
+                        .setURI("/shared/big"))
+                // Set as the socket opens: set later, it could miss the "ready" that comes first.
+                .map(socket -> {
+                    socket.textMessageHandler(vertxFrames::add);
+                    return socket;
+                })
+                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        try {
+            await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+                assertThat(first).as("first client").contains("ready");
+                assertThat(second).as("second client").contains("ready");
+                assertThat(vertxFrames).as("Vert.x client").contains("ready");
+            });
+            for (String payload : expected) {
+                cable.broadcast("shared:big", payload).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            }
+            String last = expected.get(expected.size() - 1);
+            await().atMost(60, TimeUnit.SECONDS).until(() -> first.contains(last) && second.contains(last)
+                    && (vertxFrames.contains(last) || three.isClosed()));
+            assertThat(three.isClosed()).as("the Vert.x client refused a frame (over 64 KiB?)").isFalse();
+            assertThat(shapes(first)).as("first client").containsExactlyElementsOf(shapes(expected));
+            assertThat(shapes(second)).as("second client").containsExactlyElementsOf(shapes(expected));
+            assertThat(shapes(vertxFrames)).as("Vert.x client").containsExactlyElementsOf(shapes(expected));
+            for (List<String> received : List.of(first, second, vertxFrames)) {
+                assertThat(received.subList(1, received.size()).equals(expected)).as("byte for byte").isTrue();
+            }
+        } finally {
+            one.closeAndAwait();
+            two.closeAndAwait();
+            three.close();
+        }
+    }
+
+    /** Each frame as its length and first character: a failure names what came in which order, not 300 KB. */
+    private static List<String> shapes(List<String> frames) {
+        return frames.stream().filter(frame -> !frame.equals("ready"))
+                .map(frame -> frame.length() + ":" + frame.charAt(0)).toList();
+    }
+
+    private static int utf8Length(String text) {
+        return text.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    @WebSocket(path = "/shared/{room}")
+    @StreamFrom("shared:{room}")
+    public static class Shared {
+
+        static final Map<String, WebSocketConnection> OPEN = new ConcurrentHashMap<>();
+
+        @Inject
+        CableStreams streams;
+
+        @OnOpen
+        Uni<String> open(WebSocketConnection connection) {
+            OPEN.put(connection.pathParam("room"), connection);
+            return Uni.createFrom().completionStage(streams.confirmed(connection)).replaceWith("ready");
+        }
+    }
+}
