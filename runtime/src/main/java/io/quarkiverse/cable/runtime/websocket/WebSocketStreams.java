@@ -86,9 +86,15 @@ public class WebSocketStreams implements CableStreams {
         sockets = config.websocket().sharedFrames() && socketAccess.isResolvable()
                 ? new SharedFrameSockets(socketAccess.get())
                 : null;
-        // Shared frames: a text broadcast becomes UTF-8 once per node, and each connection writes a view of it.
-        frames = sockets == null ? new EncodedFrames()
-                : new EncodedFrames(message -> message.binary() ? message.payload() : SharedTextFrame.of(message.text()));
+        // Shared frames: a text broadcast becomes UTF-8 once per node, and each connection writes a view of it. A text
+        // longer than one frame in characters is longer in bytes too: it goes through sendText, so it stays a String.
+        frames = sockets == null ? new EncodedFrames() : new EncodedFrames(message -> {
+            if (message.binary()) {
+                return message.payload();
+            }
+            String text = message.text();
+            return text.length() > SharedTextFrame.MAX_FRAGMENT ? text : SharedTextFrame.of(text);
+        });
     }
 
     /** The per-connection bounds from quarkus.cable.websocket.*, shared with the Action Cable endpoint. */
