@@ -103,6 +103,9 @@ record RunResult(
             counts.put("fan-out deliveries out of order", fanout.outOfOrder());
             counts.put("fan-out subscribers that never completed", users - fanout.subscribersCompleted());
         }
+        if (heap != null && heap.bytesPerConnection() == null) {
+            counts.put("run without its heap per connection: " + heap.problem(), 1L);
+        }
         return counts.entrySet().stream().filter(count -> count.getValue() != 0)
                 .map(count -> count.getValue() + " " + count.getKey()).toList();
     }

@@ -81,6 +81,12 @@ class ReportTest {
                 .doesNotContain("`redis-steady-100.json` | redis");
         assertThat(Files.readString(dir.resolve("held-report/results.csv")))
                 .contains(",41943040,42543040,41947136,100,6000.000");
+
+        // A run that asked for the heap and could not read it fails the check, as a smoke run must.
+        RunResult unread = run("cable-h2", 100, 10.0, 20.0, 100.0,
+                new RunResult.Heap(null, null, null, 0, null, "no reading before the subscribers connected: refused"));
+        assertThat(unread.problems()).containsExactly(
+                "1 run without its heap per connection: no reading before the subscribers connected: refused");
     }
 
     private static RunResult run(String backend, int users, double p50, double p95, double perSecond) {
