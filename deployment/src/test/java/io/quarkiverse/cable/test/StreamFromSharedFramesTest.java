@@ -44,8 +44,11 @@ class StreamFromSharedFramesTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClass(Shared.class))
-            .overrideConfigKey("quarkus.cable.adapter", "memory");
+            .withApplicationRoot(jar -> jar.addClasses(Shared.class, TrafficLog.class))
+            .overrideConfigKey("quarkus.cable.adapter", "memory")
+            // WebSockets Next logs what its sendText sends: a shared frame must not be there (it went to the socket).
+            .overrideConfigKey("quarkus.websockets-next.server.traffic-logging.enabled", "true")
+            .overrideConfigKey("quarkus.log.category.\"io.quarkus.websockets.next.traffic\".level", "DEBUG");
 
     @Inject
     Cable cable;
@@ -87,9 +90,12 @@ class StreamFromSharedFramesTest {
                 "two",
                 "ü€𝄞".repeat(1_000),
                 "ü€𝄞".repeat(20_000),
+                // Fewer characters than one frame holds, more bytes: built as a shared frame, sent through sendText.
+                "ü".repeat(40_000),
                 "three");
         assertThat(utf8Length(expected.get(1))).isEqualTo(65_536);
 
+        TrafficLog traffic = TrafficLog.attach();
         List<String> first = new CopyOnWriteArrayList<>();
         List<String> second = new CopyOnWriteArrayList<>();
         List<String> vertxFrames = new CopyOnWriteArrayList<>();
@@ -128,7 +134,13 @@ class StreamFromSharedFramesTest {
             for (List<String> received : List.of(first, second, vertxFrames)) {
                 assertThat(received.subList(1, received.size()).equals(expected)).as("byte for byte").isTrue();
             }
+            // The frames of one frame's size went to the socket, past WebSockets Next's traffic log; the longer ones
+            // went through sendText and are logged.
+            assertThat(traffic.sentTexts()).as("frames logged as sent by sendText")
+                    .contains("bbbbbbbb", "üüüüüüüü")
+                    .doesNotContain("one", "aaaaaaaa", "two", "three");
         } finally {
+            traffic.close();
             one.closeAndAwait();
             two.closeAndAwait();
             three.close();
