@@ -39,14 +39,13 @@ public final class ConnectionOutbox {
      * {@code sendText}/{@code sendBinary}.
      */
     static Wire wire(WebSocketConnection connection, SocketAccess sockets, Consumer<String> onFailure) {
+        // A connection keeps its socket: reached once, not per frame.
+        WebSocketBase socket = sockets == null ? null : sockets.socketOf(connection);
         return new Wire() {
             @Override
             public void write(Object frame, Runnable done) {
-                WebSocketBase socket = frame instanceof SharedTextFrame shared && shared.fitsOneFrame() && sockets != null
-                        ? sockets.socketOf(connection)
-                        : null;
-                if (socket != null) {
-                    ((SharedTextFrame) frame).writeTo(socket).onComplete(written -> {
+                if (socket != null && frame instanceof SharedTextFrame shared && shared.fitsOneFrame()) {
+                    shared.writeTo(socket).onComplete(written -> {
                         if (written.failed()) {
                             refused(written.cause());
                         }

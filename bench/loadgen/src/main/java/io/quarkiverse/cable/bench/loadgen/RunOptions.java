@@ -3,6 +3,7 @@ package io.quarkiverse.cable.bench.loadgen;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * What one {@code run} does. The tuning parameters mirror the environment variables of Solid Cable's k6 script
@@ -58,9 +59,9 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
     }
 
     static RunOptions parse(Arguments args) throws UsageException {
-        URI url = parseUrl(args.required("url"));
+        URI url = parseUrl("--url", args.required("url"), "ws", "wss");
         String publishText = args.text("publish-url", null);
-        URI publishUrl = publishText == null ? url : parseUrl(publishText);
+        URI publishUrl = publishText == null ? url : parseUrl("--publish-url", publishText, "ws", "wss");
         String backend = args.required("backend");
         ScenarioKind scenario = ScenarioKind.parse(args.required("scenario"));
         int users = args.requiredInteger("users", 1);
@@ -88,7 +89,7 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
         String testId = args.text("test-id", backend);
         String fanoutStream = args.text("fanout-stream", testId + "-fanout");
         String heapText = args.text("heap-url", null);
-        URI heapUrl = heapText == null ? null : parseHttpUrl(heapText);
+        URI heapUrl = heapText == null ? null : parseUrl("--heap-url", heapText, "http");
         if (heapUrl != null && scenario != ScenarioKind.FANOUT) {
             throw new UsageException("--heap-url is for the fanout scenario only (its subscribers are held idle)");
         }
@@ -110,27 +111,18 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
         };
     }
 
-    private static URI parseHttpUrl(String text) throws UsageException {
+    /** {@code text} as a URL with a host and one of {@code schemes}; {@code option} names it in the error. */
+    private static URI parseUrl(String option, String text, String... schemes) throws UsageException {
         try {
             URI url = new URI(text);
-            if (!"http".equals(url.getScheme()) || url.getHost() == null) {
-                throw new UsageException("--heap-url must be http://host[:port]/path, got '" + text + "'");
+            if (!List.of(schemes).contains(url.getScheme()) || url.getHost() == null) {
+                throw new UsageException(option + " must be " + String.join(" or ",
+                        List.of(schemes).stream().map(scheme -> scheme + "://host[:port]/path").toList())
+                        + ", got '" + text + "'");
             }
             return url;
         } catch (URISyntaxException e) {
-            throw new UsageException("--heap-url is not a URL: " + e.getMessage());
-        }
-    }
-
-    private static URI parseUrl(String text) throws UsageException {
-        try {
-            URI url = new URI(text);
-            if (!"ws".equals(url.getScheme()) && !"wss".equals(url.getScheme()) || url.getHost() == null) {
-                throw new UsageException("--url must be ws://host[:port]/path or wss://..., got '" + text + "'");
-            }
-            return url;
-        } catch (URISyntaxException e) {
-            throw new UsageException("--url is not a URL: " + e.getMessage());
+            throw new UsageException(option + " is not a URL: " + e.getMessage());
         }
     }
 }
