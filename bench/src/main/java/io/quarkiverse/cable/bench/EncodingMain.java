@@ -61,7 +61,7 @@ public final class EncodingMain {
     }
 
     /**
-     * The {@link FanoutTransport} table: the three Action Cable paths and the one-buffer-write floor, each per payload,
+     * The {@link FanoutTransport} table: the four Action Cable paths and the one-buffer-write floor, each per payload,
      * with the ratios the encode-once goal is stated in.
      */
     private static String transportTable(Collection<RunResult> results) {
@@ -76,21 +76,26 @@ public final class EncodingMain {
                 .append("The same 10 x 100 fan-out written to 100 Netty channels with the server-side WebSocket")
                 .append(" frame encoder (`FanoutTransport`). Per subscriber: frame built and converted to UTF-8 per")
                 .append(" connection; once as text: built once, converted per connection (`writeTextMessage(String)`);")
-                .append(" once shared: the cable's `SharedTextFrame`, one UTF-8 buffer, a view per connection;")
-                .append(" buffer write: the encoded bytes written to each channel as a plain buffer (the floor).\n\n")
-                .append("| Payload | Per subscriber (us) | Once as text (us) | Once shared (us) | Buffer write (us) |")
-                .append(" Per subscriber / once shared | Once shared / buffer write |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|\n");
+                .append(" once, payload shared: the cable's `SharedTextFrame` payload, a view per connection in a frame")
+                .append(" of its own (the cable on a compressed connection); once, whole frame: header and payload")
+                .append(" encoded once, the same buffer written to every connection past the encoder (the cable on")
+                .append(" every other connection); buffer write: the payload bytes written to each channel as a plain")
+                .append(" buffer (the floor).\n\n")
+                .append("| Payload | Per subscriber (us) | Once as text (us) | Once, payload shared (us) |")
+                .append(" Once, whole frame (us) | Buffer write (us) | Per subscriber / whole frame |")
+                .append(" Whole frame / buffer write |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Map.Entry<String, Map<String, double[]>> row : byPayload.entrySet()) {
             Map<String, double[]> v = row.getValue();
             double[] per = v.get("perSubscriber");
             double[] text = v.get("onceAsText");
-            double[] shared = v.get("onceShared");
+            double[] payload = v.get("oncePayload");
+            double[] whole = v.get("onceWhole");
             double[] floor = v.get("bufferWrite");
             md.append(String.format(Locale.ROOT,
-                    "| %s | %.1f ± %.1f | %.1f ± %.1f | %.1f ± %.1f | %.1f ± %.1f | %.2fx | %.2fx |%n", row.getKey(),
-                    per[0], per[1], text[0], text[1], shared[0], shared[1], floor[0], floor[1], per[0] / shared[0],
-                    shared[0] / floor[0]));
+                    "| %s | %.1f ± %.1f | %.1f ± %.1f | %.1f ± %.1f | %.1f ± %.1f | %.1f ± %.1f | %.2fx | %.2fx |%n",
+                    row.getKey(), per[0], per[1], text[0], text[1], payload[0], payload[1], whole[0], whole[1],
+                    floor[0], floor[1], per[0] / whole[0], whole[0] / floor[0]));
         }
         return md.toString();
     }

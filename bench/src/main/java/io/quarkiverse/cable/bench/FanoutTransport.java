@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.bench;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
@@ -16,7 +17,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
 import io.quarkiverse.cable.CableMessage;
@@ -32,8 +36,11 @@ import io.quarkiverse.cable.runtime.websocket.SharedTextFrame;
  * or coder, Rails without fastlane);</li>
  * <li>{@code onceAsText}: built once, but every connection converts the shared String to UTF-8 again
  * ({@code writeTextMessage(String)}, the cable before SharedTextFrame);</li>
- * <li>{@code onceShared}: the cable's path, the runtime's {@link EncodedFrames} and {@link SharedTextFrame}: built and
- * converted once, each connection writes a view of the same bytes;</li>
+ * <li>{@code oncePayload}: the runtime's {@link EncodedFrames} and {@link SharedTextFrame}: built and converted once,
+ * each connection writes views of the same payload in frames of its own (fragments over 64 KiB), which the encoder
+ * frames (the cable's path on a connection that negotiated compression, see {@code SharedFrameWriter});</li>
+ * <li>{@code onceWhole}: the cable's path on every other connection: the message is built, converted and framed once,
+ * and each connection writes the same whole message (headers and payload) as it is, past the encoder;</li>
  * <li>{@code bufferWrite}: the floor, the already encoded bytes written to each channel as a plain buffer, no
  * WebSocket frame at all: the cost of one buffer write per subscriber.</li>
  * </ul>
@@ -94,12 +101,28 @@ public class FanoutTransport {
     }
 
     @Benchmark
-    public void onceShared() {
+    public void oncePayload() {
+        EncodedFrames frames = new EncodedFrames(message -> SharedTextFrame.of(BroadcastEncoding.envelope(message)));
+        for (CableMessage message : messages) {
+            for (EmbeddedChannel subscriber : subscribers) {
+                ByteBuf[] fragments = ((SharedTextFrame) frames.frameFor(message)).payloadFragments();
+                for (int i = 0; i < fragments.length; i++) {
+                    boolean fin = i == fragments.length - 1;
+                    subscriber.writeOutbound(i == 0 ? new TextWebSocketFrame(fin, 0, fragments[i])
+                            : new ContinuationWebSocketFrame(fin, 0, fragments[i]));
+                }
+            }
+            drain();
+        }
+    }
+
+    @Benchmark
+    public void onceWhole() {
         EncodedFrames frames = new EncodedFrames(message -> SharedTextFrame.of(BroadcastEncoding.envelope(message)));
         for (CableMessage message : messages) {
             for (EmbeddedChannel subscriber : subscribers) {
                 SharedTextFrame frame = (SharedTextFrame) frames.frameFor(message);
-                subscriber.writeOutbound(new TextWebSocketFrame(true, 0, frame.view()));
+                subscriber.writeOutbound(frame.wholeMessage());
             }
             drain();
         }
@@ -108,9 +131,12 @@ public class FanoutTransport {
     @Benchmark
     public void bufferWrite() {
         for (CableMessage message : messages) {
-            SharedTextFrame frame = SharedTextFrame.of(BroadcastEncoding.envelope(message));
+            byte[] utf8 = BroadcastEncoding.envelope(message).getBytes(StandardCharsets.UTF_8);
+            // Direct, as the cable's buffers are, and freed by the garbage collector as theirs are.
+            ByteBuf payload = Unpooled.unreleasableBuffer(
+                    Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(utf8.length).put(utf8).flip()));
             for (EmbeddedChannel subscriber : subscribers) {
-                subscriber.writeOutbound(frame.view());
+                subscriber.writeOutbound(payload.duplicate());
             }
             drain();
         }

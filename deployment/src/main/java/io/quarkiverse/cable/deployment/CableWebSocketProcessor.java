@@ -18,6 +18,7 @@ import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
 import io.quarkiverse.cable.runtime.websocket.SocketAccess;
 import io.quarkiverse.cable.runtime.websocket.StreamTemplates;
 import io.quarkiverse.cable.runtime.websocket.StreamTemplatesRecorder;
+import io.quarkiverse.cable.runtime.websocket.UpgradedConnections;
 import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
@@ -48,8 +49,10 @@ class CableWebSocketProcessor {
     private static final DotName WEB_SOCKET = DotName.createSimple(WebSocket.class);
 
     @BuildStep
-    AdditionalBeanBuildItem streamingBean() {
-        return AdditionalBeanBuildItem.unremovableOf(WebSocketStreams.class);
+    AdditionalBeanBuildItem streamingBeans() {
+        // UpgradedConnections keeps each streaming connection's HTTP connection, for whole shared frames.
+        return AdditionalBeanBuildItem.builder().addBeanClasses(WebSocketStreams.class, UpgradedConnections.class)
+                .setUnremovable().build();
     }
 
     @BuildStep

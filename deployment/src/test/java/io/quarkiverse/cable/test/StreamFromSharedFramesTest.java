@@ -20,7 +20,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
+import io.quarkiverse.cable.runtime.websocket.SharedFrameWriter;
 import io.quarkiverse.cable.runtime.websocket.SocketAccess;
+import io.quarkiverse.cable.runtime.websocket.UpgradedConnections;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.websockets.next.BasicWebSocketConnector;
@@ -31,6 +33,7 @@ import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 
 /**
@@ -73,7 +76,10 @@ class StreamFromSharedFramesTest {
                 }).connectAndAwait();
         try {
             await().atMost(30, TimeUnit.SECONDS).until(() -> Shared.OPEN.containsKey("accessor"));
-            assertThat(sockets.socketOf(Shared.OPEN.get("accessor"))).isInstanceOf(ServerWebSocket.class);
+            ServerWebSocket socket = (ServerWebSocket) sockets.socketOf(Shared.OPEN.get("accessor"));
+            assertThat(SharedFrameWriter.of(socket, Shared.OPEN.get("accessor").userData().get(UpgradedConnections.KEY)))
+                    .as("no extension negotiated: one buffer write per connection")
+                    .isInstanceOf(SharedFrameWriter.WholeFrames.class);
         } finally {
             client.closeAndAwait();
         }
@@ -144,6 +150,36 @@ class StreamFromSharedFramesTest {
             one.closeAndAwait();
             two.closeAndAwait();
             three.close();
+        }
+    }
+
+    @Test
+    void aCompressedConnectionGetsItsFramesCompressedAndWhole() throws Exception {
+        // permessage-deflate compresses each frame for its connection: a pre-encoded frame would go out uncompressed,
+        // so such a connection takes the Vert.x frame path, its encoder compressing the shared payload.
+        List<String> expected = List.of("one", "c".repeat(65_536), "ü€𝄞".repeat(1_000), "three");
+        List<String> received = new CopyOnWriteArrayList<>();
+        io.vertx.core.http.WebSocket compressed = vertx
+                .createWebSocketClient(new WebSocketClientOptions().setTryUsePerMessageCompression(true))
+                .connect(new WebSocketConnectOptions().setHost(base.getHost()).setPort(base.getPort())
+                        .setURI("/shared/deflate"))
+                .map(socket -> {
+                    socket.textMessageHandler(received::add);
+                    return socket;
+                })
+                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        try {
+            await().atMost(30, TimeUnit.SECONDS).until(() -> received.contains("ready"));
+            ServerWebSocket socket = (ServerWebSocket) sockets.socketOf(Shared.OPEN.get("deflate"));
+            assertThat(SharedFrameWriter.of(socket, Shared.OPEN.get("deflate").userData().get(UpgradedConnections.KEY)))
+                    .isInstanceOf(SharedFrameWriter.VertxFrames.class);
+            for (String payload : expected) {
+                cable.broadcast("shared:deflate", payload).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            }
+            await().atMost(60, TimeUnit.SECONDS).until(() -> received.contains("three") || compressed.isClosed());
+            assertThat(received.subList(1, received.size()).equals(expected)).as("byte for byte, in order").isTrue();
+        } finally {
+            compressed.close();
         }
     }
 

@@ -8,18 +8,25 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 
 import jakarta.inject.Inject;
 
+import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.runtime.websocket.SharedFrameWriter;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
@@ -29,7 +36,8 @@ import io.vertx.core.json.JsonObject;
  * (SharedTextFrame). Every subscriber must still get every frame whole, byte for byte, in order: multi-byte
  * characters, frames right at and above the 64 KiB fragment size, small frames between long ones. A Vert.x client
  * with its default options refuses any frame over 64 KiB, so it also proves long frames are fragmented as
- * {@code writeTextMessage} fragments them.
+ * {@code writeTextMessage} fragments them. A connection that negotiated {@code permessage-deflate} gets its frames
+ * compressed (through Vert.x's encoder); every other connection gets each frame as one shared, pre-encoded buffer.
  */
 @QuarkusTest
 class ActionCableSharedFramesTest {
@@ -72,26 +80,28 @@ class ActionCableSharedFramesTest {
         assertThat(utf8Length(expected.get(2))).isEqualTo(65_537);
 
         List<String> vertxFrames = new CopyOnWriteArrayList<>();
-        WebSocket vertxClient = vertx.createWebSocketClient()
-                .connect(new WebSocketConnectOptions().setHost(base.getHost()).setPort(base.getPort())
-                        .setURI("/cable?user=vera").setSubProtocols(List.of(V1)))
-                // The handler is set on the event loop as the socket opens: set later from this thread, it would
-                // miss a welcome that came first.
-                .map(socket -> {
-                    socket.textMessageHandler(vertxFrames::add);
-                    return socket;
-                })
-                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        try (WsClient alice = WsClient.connect(vertx, base, "/cable?user=alice", V1);
+        List<String> compressedFrames = new CopyOnWriteArrayList<>();
+        // Attached until the welcomes: each connection's writer is chosen as it opens, before its welcome.
+        WriterChoices choices = WriterChoices.attach();
+        WebSocket vertxClient = connect(new WebSocketClientOptions(), "/cable?user=vera", vertxFrames);
+        WebSocket compressedClient = connect(new WebSocketClientOptions().setTryUsePerMessageCompression(true),
+                "/cable?user=carl", compressedFrames);
+        try (choices;
+                WsClient alice = WsClient.connect(vertx, base, "/cable?user=alice", V1);
                 WsClient bob = WsClient.connect(vertx, base, "/cable?user=bob", V1)) {
             for (WsClient client : new WsClient[] { alice, bob }) {
                 client.awaitFrame("{\"type\":\"welcome\"}");
                 client.send(subscribe(identifier));
                 client.awaitFrame(confirmation(identifier));
             }
-            await().atMost(Collector.TIMEOUT).until(() -> vertxFrames.contains("{\"type\":\"welcome\"}"));
-            vertxClient.writeTextMessage(subscribe(identifier));
-            await().atMost(Collector.TIMEOUT).until(() -> vertxFrames.contains(confirmation(identifier)));
+            for (WebSocket client : List.of(vertxClient, compressedClient)) {
+                List<String> frames = client == vertxClient ? vertxFrames : compressedFrames;
+                await().atMost(Collector.TIMEOUT).until(() -> frames.contains("{\"type\":\"welcome\"}"));
+                client.writeTextMessage(subscribe(identifier));
+                await().atMost(Collector.TIMEOUT).until(() -> frames.contains(confirmation(identifier)));
+            }
+            assertThat(choices.of(vertxClient)).as("plain connection").contains("written whole");
+            assertThat(choices.of(compressedClient)).as("permessage-deflate").contains("written as Vert.x frames");
 
             for (String payload : payloads) {
                 cable.broadcast("chat:" + room, payload).toCompletableFuture().get(60, TimeUnit.SECONDS);
@@ -101,12 +111,66 @@ class ActionCableSharedFramesTest {
             bob.awaitFrame(expected.get(expected.size() - 1));
             await().atMost(Collector.TIMEOUT)
                     .until(() -> vertxFrames.contains(expected.get(expected.size() - 1)) || vertxClient.isClosed());
+            await().atMost(Collector.TIMEOUT).until(
+                    () -> compressedFrames.contains(expected.get(expected.size() - 1)) || compressedClient.isClosed());
             assertThat(vertxClient.isClosed()).as("the Vert.x client refused a frame (over 64 KiB?)").isFalse();
+            assertThat(compressedClient.isClosed()).isFalse();
             assertThat(broadcasts(alice.received, envelope)).containsExactlyElementsOf(expected);
             assertThat(broadcasts(bob.received, envelope)).containsExactlyElementsOf(expected);
             assertThat(broadcasts(vertxFrames, envelope)).containsExactlyElementsOf(expected);
+            assertThat(broadcasts(compressedFrames, envelope)).containsExactlyElementsOf(expected);
         } finally {
             vertxClient.close();
+            compressedClient.close();
+        }
+    }
+
+    private WebSocket connect(WebSocketClientOptions options, String path, List<String> frames) throws Exception {
+        return vertx.createWebSocketClient(options)
+                .connect(new WebSocketConnectOptions().setHost(base.getHost()).setPort(base.getPort())
+                        .setURI(path).setSubProtocols(List.of(V1)))
+                // The handler is set on the event loop as the socket opens: set later from this thread, it would
+                // miss a welcome that came first.
+                .map(socket -> {
+                    socket.textMessageHandler(frames::add);
+                    return socket;
+                })
+                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    /** The shared-frame writer each connection got, from its debug line (keyed by the client's address). */
+    private static final class WriterChoices extends Handler implements AutoCloseable {
+
+        private static final Logger LOGGER = Logger.getLogger(SharedFrameWriter.class.getName());
+
+        private final List<String> lines = new CopyOnWriteArrayList<>();
+        private final Level level = LOGGER.getLevel();
+
+        static WriterChoices attach() {
+            WriterChoices choices = new WriterChoices();
+            LOGGER.setLevel(Level.FINE);
+            LOGGER.addHandler(choices);
+            return choices;
+        }
+
+        String of(WebSocket client) {
+            String from = "WebSocket from " + client.localAddress() + ":";
+            return lines.stream().filter(line -> line.startsWith(from)).findFirst().orElse("(no line for " + from + ")");
+        }
+
+        @Override
+        public void publish(LogRecord record) {
+            lines.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+            LOGGER.removeHandler(this);
+            LOGGER.setLevel(level);
         }
     }
 

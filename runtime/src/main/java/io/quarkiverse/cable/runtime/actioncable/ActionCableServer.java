@@ -27,6 +27,7 @@ import io.quarkiverse.cable.runtime.json.JsonPayloads;
 import io.quarkiverse.cable.runtime.origin.RequestOrigins;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
+import io.quarkiverse.cable.runtime.websocket.SharedFrameWriter;
 import io.quarkiverse.cable.runtime.websocket.SharedTextFrame;
 import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
 import io.quarkus.runtime.ShutdownEvent;
@@ -34,6 +35,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.ext.web.RoutingContext;
@@ -205,17 +207,19 @@ public class ActionCableServer implements CableConnections {
             return; // a page of another site: answered 403 before identification
         }
         ConnectionIdentification.Upgrade upgrade = ConnectionIdentification.upgrade(context);
-        context.request().toWebSocket().onSuccess(socket -> open(socket, upgrade))
+        HttpConnection upgraded = context.request().connection();
+        context.request().toWebSocket().onSuccess(socket -> open(socket, upgraded, upgrade))
                 .onFailure(failure -> invalid("Action Cable upgrade failed: " + failure));
     }
 
-    private void open(ServerWebSocket socket, ConnectionIdentification.Upgrade upgrade) {
+    private void open(ServerWebSocket socket, HttpConnection upgraded, ConnectionIdentification.Upgrade upgrade) {
         if (!ActionCableProtocol.serves(socket.subProtocol())) {
             // actioncable-unsupported: the client closes for good; nothing else is said on this socket.
             socket.close((short) 1000, "unsupported protocol");
             return;
         }
         String id = Long.toString(ids.incrementAndGet());
+        SharedFrameWriter sharedFrames = SharedFrameWriter.of(socket, upgraded);
         ConnectionOutbox outbox = new ConnectionOutbox(new ConnectionOutbox.Wire() {
             @Override
             public void write(Object frame, Runnable done) {
@@ -223,7 +227,7 @@ public class ActionCableServer implements CableConnections {
                 // One writer at a time: the fragments of a long frame must not interleave with another frame (the
                 // poller delivers broadcasts while the event loop answers commands).
                 synchronized (this) {
-                    written = frame instanceof SharedTextFrame shared ? shared.writeTo(socket)
+                    written = frame instanceof SharedTextFrame shared ? sharedFrames.write(shared)
                             : socket.writeTextMessage((String) frame);
                 }
                 written.onComplete(result -> {

@@ -35,17 +35,19 @@ public final class ConnectionOutbox {
     /**
      * Writes to a WebSockets Next connection; {@code onFailure} hears of a frame refused while it was still open.
      * A {@link SharedTextFrame} that fits one frame goes to the socket under the connection when {@code sockets} can
-     * reach it (null: never), so the connection writes a view of the shared buffer; anything else goes through
-     * {@code sendText}/{@code sendBinary}.
+     * reach it (null: never), so the connection writes the shared buffer ({@link SharedFrameWriter}); anything else
+     * goes through {@code sendText}/{@code sendBinary}.
      */
     static Wire wire(WebSocketConnection connection, SocketAccess sockets, Consumer<String> onFailure) {
-        // A connection keeps its socket: reached once, not per frame.
+        // A connection keeps its socket and its way of writing: chosen once, not per frame.
         WebSocketBase socket = sockets == null ? null : sockets.socketOf(connection);
+        SharedFrameWriter sharedFrames = socket == null ? null
+                : SharedFrameWriter.of(socket, connection.userData().get(UpgradedConnections.KEY));
         return new Wire() {
             @Override
             public void write(Object frame, Runnable done) {
-                if (socket != null && frame instanceof SharedTextFrame shared && shared.fitsOneFrame()) {
-                    shared.writeTo(socket).onComplete(written -> {
+                if (sharedFrames != null && frame instanceof SharedTextFrame shared && shared.fitsOneFrame()) {
+                    sharedFrames.write(shared).onComplete(written -> {
                         if (written.failed()) {
                             refused(written.cause());
                         }

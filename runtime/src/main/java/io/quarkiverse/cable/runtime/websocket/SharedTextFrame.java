@@ -1,25 +1,29 @@
 package io.quarkiverse.cable.runtime.websocket;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.Future;
 import io.vertx.core.http.WebSocketBase;
-import io.vertx.core.http.WebSocketFrame;
 import io.vertx.core.http.WebSocketFrameType;
 import io.vertx.core.http.impl.ws.WebSocketFrameImpl;
 
 /**
- * A text frame turned into UTF-8 bytes once and written to every connection that receives it from those same bytes.
+ * A text message encoded once and written to every connection that receives it from the same memory.
  * {@code ServerWebSocket.writeTextMessage(String)} converts the text for each connection, so a broadcast to N
- * subscribers would pay N conversions and N copies of the payload; here each connection gets a view of one buffer,
- * and per connection only the frame header is new (Netty's encoder merges payloads under 1 KiB into the header's
- * buffer, a small copy, and writes larger ones as they are).
+ * subscribers would pay N conversions and N copies of the payload; here the message is built once, whole: the UTF-8
+ * payload in the frames a server sends (unmasked, the same for every connection), each with its header, split into
+ * fragments of at most {@link #MAX_FRAGMENT} bytes as {@code writeTextMessage} splits it. A connection that frames as
+ * RFC 6455 says and nothing more writes that buffer as it is, one buffer write ({@link SharedFrameWriter}); any other
+ * writes the payload fragments, each in a Vert.x frame of its own.
  * <p>
- * The buffer is unpooled heap memory wrapped as unreleasable: Netty releases every frame it has written, and a shared
- * buffer must survive all of them; the garbage collector frees it with the last view. Unpooled also keeps Vert.x from
- * copying it (it copies only pooled and composite buffers into its own before writing).
+ * The memory is direct: the socket transports copy every heap buffer into direct memory before writing it, which would
+ * be one copy per connection again. It is a JDK direct buffer freed by the garbage collector with the last view of it,
+ * wrapped as unreleasable: Netty releases every buffer it has written, and a shared one must survive all of them, so
+ * nothing here has a reference count to get wrong. (Unpooled also keeps Vert.x from copying it: it copies only pooled
+ * and composite buffers into its own before writing.)
  */
 public final class SharedTextFrame {
 
@@ -29,52 +33,110 @@ public final class SharedTextFrame {
      */
     static final int MAX_FRAGMENT = 65_536;
 
-    private final String text;
-    private final ByteBuf utf8;
+    private static final byte FIN = (byte) 0x80;
+    private static final byte TEXT = 0x1;
+    private static final byte CONTINUATION = 0x0;
 
-    private SharedTextFrame(String text, ByteBuf utf8) {
+    private final String text;
+    private final int length;
+    /** Every frame of the message, header and payload. */
+    private final ByteBuf wholeMessage;
+    /** The payload of each frame, views into {@link #wholeMessage}. */
+    private final ByteBuf[] fragments;
+
+    private SharedTextFrame(String text, int length, ByteBuf wholeMessage, ByteBuf[] fragments) {
         this.text = text;
-        this.utf8 = utf8;
+        this.length = length;
+        this.wholeMessage = wholeMessage;
+        this.fragments = fragments;
     }
 
     public static SharedTextFrame of(String text) {
-        return new SharedTextFrame(text,
-                Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.UTF_8))));
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        int count = Math.max(1, (utf8.length + MAX_FRAGMENT - 1) / MAX_FRAGMENT);
+        int size = utf8.length;
+        for (int i = 0; i < count; i++) {
+            size += headerLength(fragmentLength(utf8.length, i));
+        }
+        ByteBuffer memory = ByteBuffer.allocateDirect(size);
+        int[] payloadStarts = new int[count];
+        for (int i = 0; i < count; i++) {
+            int fragment = fragmentLength(utf8.length, i);
+            putHeader(memory, (byte) ((i == count - 1 ? FIN : 0) | (i == 0 ? TEXT : CONTINUATION)), fragment);
+            payloadStarts[i] = memory.position();
+            memory.put(utf8, i * MAX_FRAGMENT, fragment);
+        }
+        memory.flip();
+        ByteBuf whole = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(memory));
+        ByteBuf[] fragments = new ByteBuf[count];
+        for (int i = 0; i < count; i++) {
+            fragments[i] = whole.slice(payloadStarts[i], fragmentLength(utf8.length, i));
+        }
+        return new SharedTextFrame(text, utf8.length, whole, fragments);
     }
 
+    private static int fragmentLength(int payloadLength, int index) {
+        return Math.min(MAX_FRAGMENT, payloadLength - index * MAX_FRAGMENT);
+    }
+
+    /** RFC 6455 5.2: the payload length in 7 bits, or 126 and 16 bits, or 127 and 64 bits; no masking key. */
+    static int headerLength(int payloadLength) {
+        return payloadLength < 126 ? 2 : payloadLength <= 0xFFFF ? 4 : 10;
+    }
+
+    private static void putHeader(ByteBuffer memory, byte finAndOpcode, int payloadLength) {
+        memory.put(finAndOpcode);
+        if (payloadLength < 126) {
+            memory.put((byte) payloadLength);
+        } else if (payloadLength <= 0xFFFF) {
+            memory.put((byte) 126).putShort((short) payloadLength);
+        } else {
+            memory.put((byte) 127).putLong(payloadLength);
+        }
+    }
+
+    /** The payload's length in bytes. */
     public int length() {
-        return utf8.readableBytes();
+        return length;
     }
 
     /**
-     * Whether the frame goes out as one WebSocket frame. One frame is one write, which cannot interleave with another
-     * message written to the same socket at the same time; fragments could.
+     * Whether the message goes out as one WebSocket frame. Written in Vert.x frames, one frame is one write, which
+     * cannot interleave with another message written to the same socket at the same time; fragments could.
      */
     public boolean fitsOneFrame() {
-        return length() <= MAX_FRAGMENT;
+        return fragments.length == 1;
     }
 
-    /** The bytes for one write: a view with its own indices over the shared memory, never a copy. */
-    public ByteBuf view() {
-        return utf8.duplicate();
+    /** Every frame of the message, headers and payload, ready for the socket, for one write. */
+    public ByteBuf wholeMessage() {
+        return wholeMessage.duplicate();
     }
 
     /**
-     * Writes the frame, in fragments of at most {@link #MAX_FRAGMENT} bytes like {@code writeTextMessage}; completes
-     * when the last fragment is written. The caller keeps its writes to one socket in order (fragments of two
-     * messages must not interleave).
+     * The payload of each frame, in order, for one write each: views with their own indices over the shared memory,
+     * never copies.
+     */
+    public ByteBuf[] payloadFragments() {
+        ByteBuf[] views = new ByteBuf[fragments.length];
+        for (int i = 0; i < views.length; i++) {
+            views[i] = fragments[i].duplicate();
+        }
+        return views;
+    }
+
+    /**
+     * Writes the payload in Vert.x frames, fragmented like {@code writeTextMessage}; completes when the last fragment
+     * is written. The socket's encoder adds each header (and compresses, when the connection negotiated it). The
+     * caller keeps its writes to one socket in order (fragments of two messages must not interleave).
      */
     public Future<Void> writeTo(WebSocketBase socket) {
-        int length = length();
-        if (fitsOneFrame()) {
-            return socket.writeFrame(textFrame(view(), true));
-        }
         Future<Void> last = null;
-        for (int offset = 0; offset < length; offset += MAX_FRAGMENT) {
-            int size = Math.min(MAX_FRAGMENT, length - offset);
-            boolean fin = offset + size == length;
-            ByteBuf fragment = utf8.slice(utf8.readerIndex() + offset, size);
-            last = socket.writeFrame(offset == 0 ? textFrame(fragment, fin) : continuation(fragment, fin));
+        for (int i = 0; i < fragments.length; i++) {
+            WebSocketFrameType type = i == 0 ? WebSocketFrameType.TEXT : WebSocketFrameType.CONTINUATION;
+            // Vert.x 4 has no public factory for a text frame over a buffer (WebSocketFrame.textFrame takes a String
+            // and encodes it again); its implementation class is public and plain Java, so this stays native-safe.
+            last = socket.writeFrame(new WebSocketFrameImpl(type, fragments[i].duplicate(), i == fragments.length - 1));
         }
         return last;
     }
@@ -83,15 +145,5 @@ public final class SharedTextFrame {
     @Override
     public String toString() {
         return text;
-    }
-
-    // Vert.x 4 has no public factory for a text frame over a buffer (WebSocketFrame.textFrame takes a String and
-    // encodes it again); its implementation class is public and plain Java, so this stays native-safe.
-    private static WebSocketFrame textFrame(ByteBuf payload, boolean fin) {
-        return new WebSocketFrameImpl(WebSocketFrameType.TEXT, payload, fin);
-    }
-
-    private static WebSocketFrame continuation(ByteBuf payload, boolean fin) {
-        return new WebSocketFrameImpl(WebSocketFrameType.CONTINUATION, payload, fin);
     }
 }
