@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Encode-once fan-out benchmark (JMH, CPU only, no services): about 2 minutes -> bench/results/encoding.md
+# Encode-once fan-out benchmark (JMH, CPU only, no services): about 6 minutes -> bench/results/encoding.md
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
