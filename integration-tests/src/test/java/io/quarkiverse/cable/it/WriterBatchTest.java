@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.inject.Inject;
@@ -130,13 +131,15 @@ class WriterBatchTest {
         try (Connection real = dataSource.getConnection()) {
             real.setAutoCommit(false);
             AtomicInteger executed = new AtomicInteger();
-            Connection counting = counting(real, executed);
+            List<String> executions = new CopyOnWriteArrayList<>();
+            Connection counting = counting(real, executed, executions);
             for (int batch = 1; batch <= 2; batch++) {
                 List<OutgoingMessage> messages = new ArrayList<>();
                 for (int i = 0; i < 200; i++) {
                     messages.add(message(prefix + ":" + (i % 10), "m" + i));
                 }
                 executed.set(0);
+                executions.clear();
                 store.writeWithReceipt(counting, messages, Instant.now(), writer, batch, false);
                 real.commit();
             }
@@ -148,19 +151,31 @@ class WriterBatchTest {
             };
             assertThat(executed.get()).as("statements of a 200-row batch on %s, the commit not counted", dbKind)
                     .isEqualTo(expected);
+            String insert = "INSERT INTO cable_messages ";
+            if (dbKind.equals("mariadb")) {
+                // MariaDB Connector/J: one JDBC batch of a one-row INSERT, sent as one bulk command.
+                assertThat(executions).as("MariaDB's message insert").contains("executeBatch " + insert);
+            } else if (dbKind.equals("mysql")) {
+                // MySQL Connector/J would send a batch row by row: multi-row INSERT statements instead.
+                assertThat(executions).as("MySQL Connector/J's message insert").contains("executeUpdate " + insert)
+                        .noneMatch(execution -> execution.startsWith("executeBatch"));
+            }
         }
     }
 
-    private static Connection counting(Connection real, AtomicInteger executed) {
+    /** Counts executions; {@code executions} gets each one's method and the start of its SQL (27 characters). */
+    private static Connection counting(Connection real, AtomicInteger executed, List<String> executions) {
         return (Connection) Proxy.newProxyInstance(WriterBatchTest.class.getClassLoader(),
                 new Class<?>[] { Connection.class }, (proxy, method, args) -> {
                     Object result = invoke(real, method, args);
                     if (method.getName().equals("prepareStatement")) {
                         PreparedStatement statement = (PreparedStatement) result;
+                        String sql = (String) args[0];
                         return Proxy.newProxyInstance(WriterBatchTest.class.getClassLoader(),
                                 new Class<?>[] { PreparedStatement.class }, (p, m, a) -> {
                                     if (m.getName().startsWith("execute")) {
                                         executed.incrementAndGet();
+                                        executions.add(m.getName() + " " + sql.substring(0, Math.min(27, sql.length())));
                                     }
                                     return invoke(statement, m, a);
                                 });
