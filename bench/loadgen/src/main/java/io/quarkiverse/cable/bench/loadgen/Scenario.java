@@ -9,6 +9,12 @@ interface Scenario {
     /** The ping-pong channel: each connection streams from its own {@code broadcast:<id>}. */
     String BROADCAST_CHANNEL = ActionCableClient.identifier("BroadcastChannel", Map.of());
 
+    /**
+     * The same channel subscribed to send only: it streams nothing, so the cross-node steady sender on node A gets no
+     * copy of its pongs and each pong is delivered once, on node B.
+     */
+    String SEND_ONLY_CHANNEL = ActionCableClient.identifier("BroadcastChannel", Map.of("send_only", true));
+
     List<VuGroup> groups();
 
     static Scenario create(RunOptions options, CableSteps steps, Metrics metrics, EpochClock clock) {
