@@ -29,7 +29,9 @@
 #   BENCH_PORT / BENCH_PORT_B  HTTP ports of node A and node B (default 8090 / 8091)
 #   BENCH_TIME        seconds of steady load (full default 30; k6's default is 90)
 #   BENCH_FANOUT_TIME seconds of fan-out publishing (full default 15; k6's default is 90)
-#   BENCH_PIN         1 (default) pins the server to CPU 0 and the load generator to CPU 1; 0 lets them float.
+#   BENCH_PIN         1 (default) pins the server to CPU 0 and the load generator to CPU 1 (in multi-node mode both
+#                     nodes share CPU 0); split (multi-node only) pins node A to CPU 0 and node B to CPU 1 with the
+#                     load generator, so the two nodes no longer take turns on one core; 0 lets them float.
 #                     The databases and Redis always float.
 #   BENCH_OUT         where results go (default bench/results/matrix, or matrix-smoke)
 #   BENCH_SKIP_BUILD  1 to reuse the jars already built
@@ -200,12 +202,22 @@ LOADGEN=bench/loadgen/target/quarkus-cable-bench-loadgen.jar
 # --- run ----------------------------------------------------------------------------------------------------------
 rm -rf "$RAW" "$OUT/warmup"
 mkdir -p "$RAW"
-if [ "$PIN" = "1" ] && [ "$(nproc)" -ge 2 ]; then
+if [ "$PIN" = "split" ] && [ "$MULTI" != "1" ]; then
+  echo "BENCH_PIN=split needs --multi-node (it pins node B)" >&2
+  exit 2
+fi
+if [ "$PIN" != "0" ] && [ "$(nproc)" -ge 2 ]; then
   SERVER_PIN=(taskset -c 0)
+  SERVER_B_PIN=(taskset -c 0)
   LOADGEN_PIN=(taskset -c 1)
   PINNING="server pinned to CPU 0, load generator to CPU 1, databases and Redis unpinned"
+  if [ "$PIN" = "split" ]; then
+    SERVER_B_PIN=(taskset -c 1)
+    PINNING="node A pinned to CPU 0, node B and the load generator to CPU 1, databases and Redis unpinned"
+  fi
 else
   SERVER_PIN=()
+  SERVER_B_PIN=()
   LOADGEN_PIN=()
   PINNING="no CPU pinning"
 fi
@@ -244,7 +256,8 @@ database_url() { # flavour -> JDBC URL of $DB
 }
 
 launch_server() { # backend, port, log name -> sets LAUNCHED_PID once /bench/info answers
-  local backend="$1" port="$2" name="$3" flavour profiling=() extra=() url pid
+  local backend="$1" port="$2" name="$3" flavour profiling=() extra=() url pid pin=("${SERVER_PIN[@]}")
+  [ "$port" = "$PORT_B" ] && pin=("${SERVER_B_PIN[@]}")
   flavour="$(flavour_of "$backend")"
   if [ "${BENCH_PROFILE:-0}" = "1" ]; then
     profiling=("-XX:StartFlightRecording=filename=$RAW/$name.jfr,settings=profile,dumponexit=true")
@@ -254,7 +267,7 @@ launch_server() { # backend, port, log name -> sets LAUNCHED_PID once /bench/inf
   case "$backend" in *-poll) extra+=("-Dquarkus.cable.wakeup.mode=none") ;; esac
   [ "$backend" = pgnotify ] && extra+=("-Dbench.pgnotify.url=jdbc:postgresql://127.0.0.1:5432/$DB?user=postgres")
   # shellcheck disable=SC2086
-  "${SERVER_PIN[@]}" "$JAVA" -Xmx2g --sun-misc-unsafe-memory-access=allow "${profiling[@]}" ${BENCH_SERVER_OPTS:-} -Dquarkus.profile="$flavour" \
+  "${pin[@]}" "$JAVA" -Xmx2g --sun-misc-unsafe-memory-access=allow "${profiling[@]}" ${BENCH_SERVER_OPTS:-} -Dquarkus.profile="$flavour" \
     -Dquarkus.http.port="$port" "${extra[@]}" \
     -Dbench.relay="$(relay_of "$backend")" -jar "bench/server/target/$flavour/quarkus-app/quarkus-run.jar" \
     > "$RAW/$name.log" 2>&1 &
