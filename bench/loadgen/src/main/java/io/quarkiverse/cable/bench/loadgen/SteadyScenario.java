@@ -44,8 +44,7 @@ final class SteadyScenario implements Scenario {
      * Two nodes: the user subscribes on node B, then opens a second connection on node A under the same identity
      * and pings through it; the pong is broadcast on A and awaited on B, so every round trip crosses nodes. The A
      * connection subscribes too, as an action needs a subscription, but send-only: it streams nothing, so the pong is
-     * delivered once, as in the single-node run (until 2026-12-01 A streamed the pongs as well and delivered every
-     * one twice, a copy nobody read).
+     * delivered once, as in the single-node run, and node A does no delivery work the single-node run does not.
      */
     private Future<Void> crossNodeIteration(VirtualUser vu) {
         String id = UUID.randomUUID().toString();

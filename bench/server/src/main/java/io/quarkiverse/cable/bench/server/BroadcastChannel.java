@@ -19,7 +19,7 @@ import io.vertx.core.json.JsonObject;
 @CableChannel("BroadcastChannel")
 public class BroadcastChannel implements ChannelHandler {
 
-    static final String SEND_ONLY = "send_only";
+    private static final String SEND_ONLY = "send_only";
 
     @Inject
     Relay relay;
