@@ -23,7 +23,9 @@
 #                     smoke): memory, redis, pgnotify (memory adapter + a baseline relay), cable-h2,
 #                     cable-postgresql, cable-mariadb (the cable on that database); multi-node only:
 #                     cable-postgresql-poll, cable-mariadb-poll (wake-up off, quarkus.cable.wakeup.mode=none: polling
-#                     every 100 ms as Solid Cable; idle case only)
+#                     every 100 ms as Solid Cable; idle case only), cable-postgresql-after-commit and
+#                     cable-postgresql-in-transaction (the doorbell's quarkus.cable.wakeup.ring set explicitly, to
+#                     compare the two in one round)
 #   BENCH_IDLE_TIME   multi-node: seconds of the idle case (full default 60)
 #   BENCH_DB          database name on PostgreSQL and MariaDB (default cable_bench)
 #   BENCH_PORT / BENCH_PORT_B  HTTP ports of node A and node B (default 8090 / 8091)
@@ -173,7 +175,7 @@ flavour_of() { # backend -> server build flavour
   case "$1" in
     memory|redis|pgnotify) echo memory ;;
     cable-h2) echo h2 ;;
-    cable-postgresql|cable-postgresql-poll) echo postgresql ;;
+    cable-postgresql|cable-postgresql-poll|cable-postgresql-after-commit|cable-postgresql-in-transaction) echo postgresql ;;
     cable-mariadb|cable-mariadb-poll) echo mariadb ;;
     *) echo "unknown backend $1" >&2; return 2 ;;
   esac
@@ -264,7 +266,11 @@ launch_server() { # backend, port, log name -> sets LAUNCHED_PID once /bench/inf
   fi
   url="$(database_url "$flavour")"
   [ -n "$url" ] && extra+=("-Dquarkus.datasource.jdbc.url=$url")
-  case "$backend" in *-poll) extra+=("-Dquarkus.cable.wakeup.mode=none") ;; esac
+  case "$backend" in
+    *-poll) extra+=("-Dquarkus.cable.wakeup.mode=none") ;;
+    *-after-commit) extra+=("-Dquarkus.cable.wakeup.ring=after-commit") ;;
+    *-in-transaction) extra+=("-Dquarkus.cable.wakeup.ring=in-transaction") ;;
+  esac
   [ "$backend" = pgnotify ] && extra+=("-Dbench.pgnotify.url=jdbc:postgresql://127.0.0.1:5432/$DB?user=postgres")
   # shellcheck disable=SC2086
   "${pin[@]}" "$JAVA" -Xmx2g --sun-misc-unsafe-memory-access=allow "${profiling[@]}" ${BENCH_SERVER_OPTS:-} -Dquarkus.profile="$flavour" \

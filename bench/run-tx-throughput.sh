@@ -11,7 +11,9 @@
 #
 # Environment: BENCH_SKIP_INSTALL=1 (use the installed extension), BENCH_SKIP_BUILD=1 (reuse the built flavours),
 # BENCH_ROUNDS (default 3), BENCH_TX_PORT (default 8092), BENCH_TX_PG_URL / BENCH_TX_MARIADB_URL (JDBC URLs; default:
-# the flavours' cable_bench databases), BENCH_TX_COUNTS="plain tx tx10" broadcasts per run (default "20000 2000 10000").
+# the flavours' cable_bench databases), BENCH_TX_COUNTS="plain tx tx10" broadcasts per run (default "20000 2000 10000"),
+# BENCH_TX_DATABASES (default "postgresql mariadb"), BENCH_SERVER_OPTS (extra -D settings for the server, e.g.
+# "-Dquarkus.cable.wakeup.ring=after-commit"), BENCH_OUT (the table's file).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,13 +33,16 @@ MARIADB_URL="${BENCH_TX_MARIADB_URL:-jdbc:mariadb://127.0.0.1:3306/cable_bench?c
 if [ "$SMOKE" = "1" ]; then
   ROUNDS=1
   read -r N_PLAIN N_TX N_TX10 <<<"${BENCH_TX_COUNTS:-2000 200 1000}"
-  OUT=bench/results/tx-throughput-smoke.md
+  OUT="${BENCH_OUT:-bench/results/tx-throughput-smoke.md}"
   COMMAND="bench/run-tx-throughput.sh --smoke"
 else
   ROUNDS="${BENCH_ROUNDS:-3}"
   read -r N_PLAIN N_TX N_TX10 <<<"${BENCH_TX_COUNTS:-20000 2000 10000}"
-  OUT=bench/results/tx-throughput.md
+  OUT="${BENCH_OUT:-bench/results/tx-throughput.md}"
   COMMAND="bench/run-tx-throughput.sh"
+fi
+if [ -n "${BENCH_SERVER_OPTS:-}" ]; then
+  COMMAND="BENCH_SERVER_OPTS=\"$BENCH_SERVER_OPTS\" $COMMAND"
 fi
 RAW="$(mktemp -d)"
 
@@ -48,8 +53,15 @@ ensure_services postgresql mariadb
 if [ "${BENCH_SKIP_INSTALL:-0}" != "1" ]; then
   ./mvnw -B -q -P '!it' install -DskipTests
 fi
+DATABASES="${BENCH_TX_DATABASES:-postgresql mariadb}"
+# The default PostgreSQL URL names cable_bench, which a fresh server lacks (MariaDB's URL creates its database).
+if [[ " $DATABASES " == *" postgresql "* ]] && [ -z "${BENCH_TX_PG_URL:-}" ]; then
+  psql -q -h 127.0.0.1 -U postgres -tAc "select 1 from pg_database where datname = 'cable_bench'" | grep -q 1 \
+    || psql -q -h 127.0.0.1 -U postgres -c "create database cable_bench"
+fi
 if [ "${BENCH_SKIP_BUILD:-0}" != "1" ]; then
-  bench/server/build.sh postgresql mariadb
+  # shellcheck disable=SC2086
+  bench/server/build.sh $DATABASES
 fi
 
 SERVER_PID=""
@@ -75,11 +87,12 @@ count_of() {
   case "$1" in plain) echo "$N_PLAIN" ;; tx) echo "$N_TX" ;; tx10) echo "$N_TX10" ;; esac
 }
 
-for flavour in postgresql mariadb; do
+for flavour in $DATABASES; do
   url="$PG_URL"
   [ "$flavour" = mariadb ] && url="$MARIADB_URL"
   echo "== $flavour ($url)"
-  "$JAVA_HOME/bin/java" -Dquarkus.profile="$flavour" -Dquarkus.http.port="$PORT" \
+  # shellcheck disable=SC2086
+  "$JAVA_HOME/bin/java" ${BENCH_SERVER_OPTS:-} -Dquarkus.profile="$flavour" -Dquarkus.http.port="$PORT" \
     "-Dquarkus.datasource.jdbc.url=$url" -jar "bench/server/target/$flavour/quarkus-app/quarkus-run.jar" \
     >"$RAW/$flavour-server.log" 2>&1 &
   SERVER_PID=$!
@@ -110,9 +123,9 @@ REV="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 if [ -n "$(git --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
   REV="$REV (with uncommitted changes)"
 fi
-python3 - "$RAW" "$OUT" "$COMMAND" "$REV" "$ROUNDS" "$N_PLAIN" "$N_TX" "$N_TX10" "$SMOKE" <<'PY'
+python3 - "$RAW" "$OUT" "$COMMAND" "$REV" "$ROUNDS" "$N_PLAIN" "$N_TX" "$N_TX10" "$SMOKE" "$DATABASES" <<'PY'
 import json, statistics, subprocess, sys, datetime
-raw, out, command, rev, rounds, n_plain, n_tx, n_tx10, smoke = sys.argv[1:]
+raw, out, command, rev, rounds, n_plain, n_tx, n_tx10, smoke, databases = sys.argv[1:]
 names = {"postgresql": "PostgreSQL", "mariadb": "MariaDB"}
 def version(cmd):
     try:
@@ -128,7 +141,7 @@ lines = [f"# Transactional broadcast throughput", "",
          "| tx10 / plain | Failed |",
          "|---|---|---|---|---|---|---|---|"]
 failed_total = 0
-for flavour in ("postgresql", "mariadb"):
+for flavour in databases.split():
     runs = [json.loads(l) for l in open(f"{raw}/{flavour}.jsonl")]
     for threads in (1, 5):
         med = {}

@@ -239,7 +239,7 @@ abstract class Backend {
     /**
      * The cable's configuration mapping with its defaults, plus the bench's knobs when set: {@code bench.queueCapacity}
      * and the diagnostic {@code bench.batchSize}, {@code bench.batchDelayMs}, {@code bench.autotrim}, {@code bench.wakeup}
-     * ({@code none} measures the writer without the doorbell's ringer).
+     * ({@code none} measures the writer without the doorbell's ringer) and {@code bench.ring} (when the doorbell rings).
      */
     static CableRuntimeConfig config() {
         // Fresh databases, and no Quarkus launch mode to pick the schema strategy from: the cable creates its tables.
@@ -249,7 +249,8 @@ abstract class Backend {
         Map.of("bench.queueCapacity", "quarkus.cable.writer.queue-capacity",
                 "bench.batchSize", "quarkus.cable.writer.batch-size",
                 "bench.autotrim", "quarkus.cable.autotrim",
-                "bench.wakeup", "quarkus.cable.wakeup.mode").forEach((knob, property) -> {
+                "bench.wakeup", "quarkus.cable.wakeup.mode",
+                "bench.ring", "quarkus.cable.wakeup.ring").forEach((knob, property) -> {
                     String value = prop(knob, null);
                     if (value != null) {
                         builder.withDefaultValue(property, value);

@@ -36,6 +36,7 @@ import io.vertx.core.Vertx;
 class DoorbellIT {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final String TODOS = "{\"channel\":\"TodoChannel\"}";
     /** Polling so rare that only the wake-up can deliver within the test's waits. */
     private static final Map<String, String> WAKEUP_ONLY = Map.of(
             "quarkus.cable.polling-interval", "1h",
@@ -80,6 +81,35 @@ class DoorbellIT {
         } else {
             assertThat(metric(b, "cable_probes_total{result=\"moved\"}")).isPositive();
         }
+    }
+
+    @Test
+    void aDoorbellRungInsideTheBatchTransactionCarriesWriterAndApplicationBroadcasts() throws Exception {
+        assumeTrue(CableNode.dbKind().equals("postgresql") && CableNode.sharedDatabase(), "PostgreSQL doorbell");
+        Map<String, String> config = new HashMap<>(WAKEUP_ONLY);
+        config.put("quarkus.cable.wakeup.ring", "in-transaction");
+        CableNode a = start("in-tx-a", CableNode.dbUrl(), config);
+        CableNode b = start("in-tx-b", CableNode.dbUrl(), config);
+        String room = room("in-tx");
+        WsClient onB = subscribe(b, room);
+
+        // The writer's batches: no ringer thread runs, so only the batch statement's notification can wake node B.
+        List<String> sent = broadcastAll(a, room, "w", 20);
+        assertReceivedExactly(onB, sent);
+        assertThat(metric(a, "cable_doorbell_rings_total{direction=\"sent\"}")).isPositive();
+        assertThat(metric(b, "cable_doorbell_rings_total{direction=\"heard\"}")).isPositive();
+
+        // A broadcast in an application transaction rings with that transaction's commit, and only if it commits.
+        WsClient todosOnB = WsClient.connect(vertx, b.base(), "/cable", ActionCableProtocolTest.V1);
+        clients.add(todosOnB);
+        todosOnB.send(ActionCableProtocolTest.subscribe(TODOS));
+        todosOnB.awaitFrame(ActionCableProtocolTest.confirm(TODOS));
+        String rolledBack = "rolled-back-" + UUID.randomUUID();
+        String committed = "committed-" + UUID.randomUUID();
+        assertThat(addTodo(a, rolledBack, true)).isEqualTo(500);
+        assertThat(addTodo(a, committed, false)).isEqualTo(200);
+        await().atMost(WAIT).until(() -> todosOnB.received.stream().anyMatch(frame -> frame.contains(committed)));
+        assertThat(todosOnB.received).noneMatch(frame -> frame.contains(rolledBack));
     }
 
     @Test
@@ -202,6 +232,14 @@ class DoorbellIT {
             sent.add(payload);
         }
         return sent;
+    }
+
+    /** POST /todos on {@code node}: saves a to-do and broadcasts it in one transaction; the status code. */
+    private static int addTodo(CableNode node, String title, boolean failAfterBroadcast) throws Exception {
+        return CableNode.HTTP.send(HttpRequest.newBuilder(node.base().resolve("todos?failAfterBroadcast="
+                + failAfterBroadcast)).timeout(Duration.ofSeconds(60)).header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString(title)).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     /** Right after a restart the pool may still hand out a dead connection once: retries a refused broadcast. */

@@ -3,6 +3,7 @@ package io.quarkiverse.cable.runtime.config;
 import java.time.Duration;
 import java.util.Optional;
 
+import io.quarkiverse.cable.runtime.wakeup.DoorbellRing;
 import io.quarkiverse.cable.runtime.wakeup.WakeupMode;
 import io.quarkus.runtime.annotations.ConfigDocDefault;
 import io.quarkus.runtime.annotations.ConfigPhase;
@@ -106,6 +107,16 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("10ms")
         Duration probeInterval();
+
+        /**
+         * When the `notify` doorbell rings. `after-commit`: a ringer thread sends `pg_notify` on a pooled
+         * connection right after each committed batch, so the batch's transaction is the same as without the
+         * doorbell. `in-transaction`: the batch's first statement queues the notification and PostgreSQL sends it
+         * with the commit, which saves the ringer's thread hop and round trip on every cross-node delivery but makes
+         * the commit take PostgreSQL's cluster-wide notification lock. The Performance page has the measurements.
+         */
+        @WithDefault("after-commit")
+        DoorbellRing ring();
 
         /**
          * The longest wait between attempts to reconnect the doorbell's `LISTEN` connection (it starts at 100 ms and

@@ -78,13 +78,14 @@ public final class DatabaseTransport implements Transport {
     @Override
     public void start() {
         DataSource source = dataSource.get();
-        store = new MessageStore(source, dialect);
+        // The wake-up first: a doorbell that rings in the batch transaction shapes the store's batch statement. It
+        // reaches the poller only once started, after the poller exists.
+        wakeup = Wakeups.create(WakeupSettings.from(config.wakeup()), dialect, source, () -> poller.wake(),
+                () -> poller.lastSuccessNanos(), subscribers::channelCount, stats, threadSuffix());
+        store = new MessageStore(source, dialect, wakeup.ringInTransaction());
         poller = new Poller(store, subscribers, config, stats);
         trimmer = new Trimmer(store, config, stats);
         history = new DatabaseHistory(store, dialect, HistorySettings.from(config).maxReplay());
-        Poller polling = poller;
-        wakeup = Wakeups.create(WakeupSettings.from(config.wakeup()), dialect, source, polling::wake,
-                polling::lastSuccessNanos, subscribers::channelCount, stats, threadSuffix());
         Wakeup ringing = wakeup;
         writer = new BatchWriter(store, config, stats, rows -> {
             poller.wake();

@@ -9,6 +9,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import javax.sql.DataSource;
 
@@ -24,10 +25,18 @@ public final class MessageStore {
     private final BatchWrite batchWrite;
 
     public MessageStore(DataSource dataSource, SqlDialect sql) {
+        this(dataSource, sql, Optional.empty());
+    }
+
+    /**
+     * @param ring the payload of a doorbell notification that every batch's transaction queues (PostgreSQL sends it
+     *        with the commit), or empty for batches that ring nothing
+     */
+    public MessageStore(DataSource dataSource, SqlDialect sql, Optional<String> ring) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.epochs = new EpochCache(sql);
-        this.batchWrite = sql.batchWrite();
+        this.batchWrite = ring.map(sql::ringingBatchWrite).orElseGet(sql::batchWrite);
     }
 
     public DataSource dataSource() {

@@ -10,7 +10,8 @@ import java.time.ZoneOffset;
 
 /**
  * Two statements and the commit. The first takes the lock and allocates the batch's ids at once (an UPDATE of the
- * shard row returning the new last id). The second inserts every message, upserts every channel and records the
+ * shard row returning the new last id), and queues the doorbell's notification when the doorbell rings in the batch
+ * transaction. The second inserts every message, upserts every channel and records the
  * receipt: the channels are upserted in a data-modifying CTE that returns their new last positions, and the messages
  * are inserted from arrays (unnest) joined to it, each at its channel's new last position minus the number of later
  * messages of the batch on that channel. Arrays keep the statement text fixed whatever the batch size, so the driver
@@ -22,8 +23,12 @@ import java.time.ZoneOffset;
  */
 final class PostgreSqlBatchWrite extends BatchWrite {
 
-    PostgreSqlBatchWrite(SqlDialect.PostgreSql sql) {
+    /** The doorbell payload the first statement notifies with, or null when the batch rings nothing. */
+    private final String ring;
+
+    PostgreSqlBatchWrite(SqlDialect.PostgreSql sql, String ring) {
         super(sql);
+        this.ring = ring;
     }
 
     private SqlDialect.PostgreSql dialect() {
@@ -35,8 +40,11 @@ final class PostgreSqlBatchWrite extends BatchWrite {
             throws SQLException {
         int size = batch.size();
         long lastId;
-        try (PreparedStatement allocate = connection.prepareStatement(dialect().allocateIds())) {
+        try (PreparedStatement allocate = connection.prepareStatement(dialect().allocateIds(ring != null))) {
             allocate.setLong(1, size);
+            if (ring != null) {
+                allocate.setString(2, ring);
+            }
             try (ResultSet rows = allocate.executeQuery()) {
                 if (!rows.next()) {
                     throw new SQLException("cable_shards has no row for shard 0: the cable schema is incomplete");

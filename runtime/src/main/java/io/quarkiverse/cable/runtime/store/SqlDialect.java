@@ -36,6 +36,11 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
     /** How this database writes a batch: the statements of {@link MessageStore}'s writes, and their order. */
     abstract BatchWrite batchWrite();
 
+    /** {@link #batchWrite()} whose transaction also queues the doorbell's notification ({@link #ringDoorbell()}). */
+    BatchWrite ringingBatchWrite(String ring) {
+        throw new IllegalStateException("Ringing the doorbell in the batch transaction needs PostgreSQL");
+    }
+
     /**
      * The most channels a poll filters by in SQL ({@link #pollChannels}); with more, the poll reads every channel
      * ({@link #pollAll}) and the subscriber map filters.
@@ -253,12 +258,22 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
 
         @Override
         BatchWrite batchWrite() {
-            return new PostgreSqlBatchWrite(this);
+            return new PostgreSqlBatchWrite(this, null);
         }
 
-        /** Takes the writers' lock and allocates the batch's ids (one parameter, the batch size): the new last id. */
-        String allocateIds() {
-            return "UPDATE cable_shards SET last_id = last_id + ? WHERE shard = 0 RETURNING last_id";
+        @Override
+        BatchWrite ringingBatchWrite(String ring) {
+            return new PostgreSqlBatchWrite(this, ring);
+        }
+
+        /**
+         * Takes the writers' lock and allocates the batch's ids (one parameter, the batch size): the new last id.
+         * With {@code ring} it also queues the doorbell's notification (a second parameter, the ringing node's id),
+         * which PostgreSQL sends only if and when the transaction commits.
+         */
+        String allocateIds(boolean ring) {
+            return "UPDATE cable_shards SET last_id = last_id + ? WHERE shard = 0 RETURNING last_id"
+                    + (ring ? ", pg_notify('quarkus_cable', ?)" : "");
         }
 
         /**

@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime.wakeup;
 
 import java.util.List;
+import java.util.Optional;
 
 import io.quarkiverse.cable.runtime.Worker;
 
@@ -18,6 +19,14 @@ public interface Wakeup {
 
     /** A batch was just committed on this node (called on the writer thread; must never block). */
     default void committed() {
+    }
+
+    /**
+     * The payload of the notification that every batch's own transaction queues, when the doorbell rings inside it
+     * ({@code ring=in-transaction}); empty when the batch's transaction rings nothing.
+     */
+    default Optional<String> ringInTransaction() {
+        return Optional.empty();
     }
 
     /** Stops the threads and closes the connection, waiting at most {@code timeoutMillis}. */

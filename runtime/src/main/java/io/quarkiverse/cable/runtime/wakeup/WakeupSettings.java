@@ -5,7 +5,7 @@ import java.time.Duration;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 
 /** The wake-up configuration, validated and frozen at startup. */
-public record WakeupSettings(WakeupMode mode, Duration probeInterval, Duration maxReconnectBackoff,
+public record WakeupSettings(WakeupMode mode, Duration probeInterval, DoorbellRing ring, Duration maxReconnectBackoff,
         Duration listenerCheckInterval) {
 
     public WakeupSettings {
@@ -15,13 +15,14 @@ public record WakeupSettings(WakeupMode mode, Duration probeInterval, Duration m
     }
 
     public static WakeupSettings from(CableRuntimeConfig.Wakeup config) {
-        return new WakeupSettings(config.mode(), config.probeInterval(), config.maxReconnectBackoff(),
+        return new WakeupSettings(config.mode(), config.probeInterval(), config.ring(), config.maxReconnectBackoff(),
                 config.listenerCheckInterval());
     }
 
     /** Defaults for components built outside a Quarkus application (benchmarks, tests). */
     public static WakeupSettings defaults() {
-        return new WakeupSettings(WakeupMode.AUTO, Duration.ofMillis(10), Duration.ofSeconds(10),
+        return new WakeupSettings(WakeupMode.AUTO, Duration.ofMillis(10), DoorbellRing.AFTER_COMMIT,
+                Duration.ofSeconds(10),
                 Duration.ofSeconds(15));
     }
 
