@@ -10,7 +10,9 @@
 #   bench/run-matrix.sh --multi-node [--smoke]
 #                                  two server processes on one database: every run once on node A alone and once
 #                                  across nodes (subscribers on node B; steady pings and the fan-out publisher on node
-#                                  A), plus an idle case (10 subscribers, 1 broadcast/s from the other node)
+#                                  A), plus an idle case (10 subscribers, 1 broadcast/s from the other node); steady
+#                                  also as "one node, paired" (-1p: the cross-node shape's two connections per user,
+#                                  both on node A)
 #                                  -> bench/results/multinode/ (smoke: multinode-smoke/, about 2 minutes, run by .ci/run)
 #   bench/run-matrix.sh --connections [--smoke]
 #                                  10,000 connections on one node (smoke: 1,000, run by .ci/run): fan-out to every one
@@ -359,6 +361,10 @@ for backend in "${BACKEND_LIST[@]}"; do
       # and only across nodes (on one node a broadcast wakes its own poller either way).
       if [[ "$backend" == *-poll ]] && [ "$tag" != "1" ]; then continue; fi
       [[ "$backend" == *-poll ]] || measured_run "$backend" "$run" "$RAW/$backend-$scenario-$users${tag:+-r$tag}.json"
+      # The control of steady's shape: the same two connections per user, both on node A (-1p, "one node, paired").
+      if [ "$scenario" = steady ] && [[ "$backend" != *-poll ]]; then
+        measured_run "$backend-1p" "$run --paired true" "$RAW/$backend-1p-$scenario-$users.json"
+      fi
       measured_run "$backend-2n" "$run" "$RAW/$backend-2n-$scenario-$users${tag:+-r$tag}.json" "$URL_B"
     else
       run_load "$backend" "$run" "$RAW/$backend-$scenario-$users${tag:+-r$tag}.json"

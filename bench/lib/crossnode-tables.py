@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Cross-node tables of a multi-node matrix (bench/run-matrix.sh --multi-node): for every backend and run, the
 single-node and cross-node (<backend>-2n) latency percentiles side by side, cross-node p95 / single-node p95, and
-cross-node p95 / redis-2n p95; plus the database load per run from raw/dbload.csv. Usage:
+cross-node p95 / redis-2n p95; in steady also cross-node p95 / the "one node, paired" run's p95 (<backend>-1p: the
+same two connections per user, both on one node), which leaves out what the shape costs; plus the database load per
+run from raw/dbload.csv. Usage:
     bench/lib/crossnode-tables.py <results dir>   (reads results.csv and raw/dbload.csv, prints AsciiDoc tables)
     bench/lib/crossnode-tables.py <dir> <dir> <dir> ...
         several rounds of the same matrix (BENCH_OUT per round): per cell the median of each percentile over the
@@ -28,7 +30,7 @@ def lat(row):
 
 
 def base_of(backend):
-    return backend[:-3] if backend.endswith("-2n") else backend
+    return backend[:-3] if backend.endswith(("-2n", "-1p")) else backend
 
 
 def load_round(directory):
@@ -51,40 +53,46 @@ families = sorted(families)
 
 if len(rounds) == 1:
     cells = rounds[0][1]
-    print('[%header,cols="2,1,1,2,2,1,1,1"]')
+    print('[%header,cols="2,1,1,2,2,1,1,1,1"]')
     print("|===")
     print("| Backend | Run | Users | 1 node p50 / p95 / p99 (ms) | 2 nodes p50 / p95 / p99 (ms) | 2 nodes ÷ 1 node (p95)"
-          " | 2 nodes ÷ redis-2n (p95) | Failures, gaps, dups, reorders")
+          " | 2 nodes ÷ 1 node paired (p95) | 2 nodes ÷ redis-2n (p95) | Failures, gaps, dups, reorders")
     for family, users in families:
         for base in bases:
             single = cells.get((base, family, users))
             cross = cells.get((base + "-2n", family, users))
             redis = cells.get(("redis-2n", family, users))
+            paired = cells.get((base + "-1p", family, users))
             if cross is None:
                 continue
             ratio = f"{lat(cross)[1] / lat(single)[1]:.2f}x" if single else "n/a"
+            to_paired = f"{lat(cross)[1] / lat(paired)[1]:.2f}x" if paired else "n/a"
             to_redis = f"{lat(cross)[1] / lat(redis)[1]:.2f}x" if redis else "n/a"
-            bad = sum(int(cross[c] or 0) for c in FAILURES)
+            bad = sum(int(row[c] or 0) for row in (cross, single, paired) if row for c in FAILURES)
             print(f"| {base} | {family} | {users} | {percentiles(lat(single) if single else None)} | "
-                  f"{percentiles(lat(cross))} | {ratio} | {to_redis} | {bad}")
+                  f"{percentiles(lat(cross))} | {ratio} | {to_paired} | {to_redis} | {bad}")
     print("|===")
 else:
-    print('[%header,cols="2,1,1,1,2,2,2,2,1"]')
+    print('[%header,cols="2,1,1,1,2,2,2,2,2,1"]')
     print("|===")
     print("| Backend | Run | Users | Rounds | 1 node p50 / p95 / p99 (ms), median | 2 nodes p50 / p95 / p99 (ms), median"
-          " | 2 nodes ÷ 1 node (p95) per round -> median | 2 nodes ÷ redis-2n (p95) per round -> median"
-          " | Failures, gaps, dups, reorders")
+          " | 2 nodes ÷ 1 node (p95) per round -> median | 2 nodes ÷ 1 node paired (p95) per round -> median"
+          " | 2 nodes ÷ redis-2n (p95) per round -> median | Failures, gaps, dups, reorders")
     for family, users in families:
         for base in bases:
-            singles, crosses, ratios, to_redis, bad = [], [], [], [], 0
+            singles, crosses, ratios, to_paired, to_redis, bad = [], [], [], [], [], 0
             for _, cells in rounds:
                 single = cells.get((base, family, users))
                 cross = cells.get((base + "-2n", family, users))
                 redis = cells.get(("redis-2n", family, users))
+                paired = cells.get((base + "-1p", family, users))
                 if cross is None:
                     continue
                 crosses.append(lat(cross))
                 bad += sum(int(cross[c] or 0) for c in FAILURES)
+                if paired:
+                    bad += sum(int(paired[c] or 0) for c in FAILURES)
+                    to_paired.append(lat(cross)[1] / lat(paired)[1])
                 if single:
                     singles.append(lat(single))
                     bad += sum(int(single[c] or 0) for c in FAILURES)
@@ -97,7 +105,7 @@ else:
             listed = lambda values: (", ".join(f"{v:.2f}" for v in values) + f" -> *{statistics.median(values):.2f}x*"
                                      if values else "n/a")
             print(f"| {base} | {family} | {users} | {len(crosses)} | {percentiles(median(singles))} | "
-                  f"{percentiles(median(crosses))} | {listed(ratios)} | {listed(to_redis)} | {bad}")
+                  f"{percentiles(median(crosses))} | {listed(ratios)} | {listed(to_paired)} | {listed(to_redis)} | {bad}")
     print("|===")
 
 load = Path(sys.argv[1]) / "raw" / "dbload.csv"

@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.vertx.core.Vertx;
 
@@ -83,17 +85,19 @@ class DoorbellIT {
         }
     }
 
-    @Test
-    void aDoorbellRungInsideTheBatchTransactionCarriesWriterAndApplicationBroadcasts() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = { "in-transaction", "after-commit" })
+    void eitherRingCarriesWriterAndApplicationBroadcasts(String ring) throws Exception {
         assumeTrue(CableNode.dbKind().equals("postgresql") && CableNode.sharedDatabase(), "PostgreSQL doorbell");
         Map<String, String> config = new HashMap<>(WAKEUP_ONLY);
-        config.put("quarkus.cable.wakeup.ring", "in-transaction");
-        CableNode a = start("in-tx-a", CableNode.dbUrl(), config);
-        CableNode b = start("in-tx-b", CableNode.dbUrl(), config);
-        String room = room("in-tx");
+        config.put("quarkus.cable.wakeup.ring", ring);
+        CableNode a = start(ring + "-a", CableNode.dbUrl(), config);
+        CableNode b = start(ring + "-b", CableNode.dbUrl(), config);
+        String room = room(ring);
         WsClient onB = subscribe(b, room);
 
-        // The writer's batches: no ringer thread runs, so only the batch statement's notification can wake node B.
+        // The writer's batches: in-transaction runs no ringer thread, so only the batch statement's notification can
+        // wake node B; after-commit has only the ringer's.
         List<String> sent = broadcastAll(a, room, "w", 20);
         assertReceivedExactly(onB, sent);
         assertThat(metric(a, "cable_doorbell_rings_total{direction=\"sent\"}")).isPositive();

@@ -109,13 +109,14 @@ public interface CableRuntimeConfig {
         Duration probeInterval();
 
         /**
-         * When the `notify` doorbell rings. `after-commit`: a ringer thread sends `pg_notify` on a pooled
-         * connection right after each committed batch, so the batch's transaction is the same as without the
-         * doorbell. `in-transaction`: the batch's first statement queues the notification and PostgreSQL sends it
-         * with the commit, which saves the ringer's thread hop and round trip on every cross-node delivery but makes
-         * the commit take PostgreSQL's cluster-wide notification lock. The Performance page has the measurements.
+         * When the `notify` doorbell rings. `in-transaction`: the batch's first statement queues the notification
+         * and PostgreSQL sends it with the commit (and only if it commits), so a ring costs no transaction and no
+         * thread hop of its own; the commit also takes PostgreSQL's cluster-wide notification lock. `after-commit`: a
+         * ringer thread sends `pg_notify` in a transaction of its own on a pooled connection right after each
+         * committed batch, so the batch's transaction is exactly what it is without the doorbell. The Performance
+         * page has the measurements behind the default.
          */
-        @WithDefault("after-commit")
+        @WithDefault("in-transaction")
         DoorbellRing ring();
 
         /**

@@ -251,6 +251,9 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
     }
 
     static final class PostgreSql extends SqlDialect {
+        /** The doorbell's notification channel: every cable node on the database LISTENs on it. */
+        private static final String DOORBELL_CHANNEL = "quarkus_cable";
+
         @Override
         public String ddlResource() {
             return "META-INF/quarkus-cable/ddl/postgresql.sql";
@@ -273,7 +276,7 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
          */
         String allocateIds(boolean ring) {
             return "UPDATE cable_shards SET last_id = last_id + ? WHERE shard = 0 RETURNING last_id"
-                    + (ring ? ", pg_notify('quarkus_cable', ?)" : "");
+                    + (ring ? ", pg_notify('" + DOORBELL_CHANNEL + "', ?)" : "");
         }
 
         /**
@@ -316,12 +319,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
 
         @Override
         public String listenDoorbell() {
-            return "LISTEN quarkus_cable";
+            return "LISTEN " + DOORBELL_CHANNEL;
         }
 
         @Override
         public String ringDoorbell() {
-            return "SELECT pg_notify('quarkus_cable', ?)";
+            return "SELECT pg_notify('" + DOORBELL_CHANNEL + "', ?)";
         }
 
         @Override

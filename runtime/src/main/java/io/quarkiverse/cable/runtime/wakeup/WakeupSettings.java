@@ -21,9 +21,8 @@ public record WakeupSettings(WakeupMode mode, Duration probeInterval, DoorbellRi
 
     /** Defaults for components built outside a Quarkus application (benchmarks, tests). */
     public static WakeupSettings defaults() {
-        return new WakeupSettings(WakeupMode.AUTO, Duration.ofMillis(10), DoorbellRing.AFTER_COMMIT,
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(15));
+        return new WakeupSettings(WakeupMode.AUTO, Duration.ofMillis(10), DoorbellRing.IN_TRANSACTION,
+                Duration.ofSeconds(10), Duration.ofSeconds(15));
     }
 
     private static void positive(String property, Duration value) {

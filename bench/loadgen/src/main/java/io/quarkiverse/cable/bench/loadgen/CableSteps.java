@@ -44,7 +44,8 @@ final class CableSteps {
         return open(vu.newConnection(client), publishOptions);
     }
 
-    boolean crossNode() {
+    /** Whether each steady user pings through a second connection: across nodes, or paired on one node. */
+    boolean pairedSender() {
         return publishOptions != connectOptions;
     }
 

@@ -23,6 +23,7 @@ public final class LoadGenerator {
                   [--fanout-stream <test-id>-fanout]
                   [--publish-url ws://...]   (two nodes: subscribers on --url, steady pings and the fan-out
                                               publisher on this one)
+                  [--paired true]   (steady on one node: ping through a second connection, as across nodes)
                   [--heap-url http://.../bench/heap]   (fanout: the server's heap per held connection)
               report --in <dir of run files> --out <dir> [--title "..."] [--machine "..."] [--baseline redis]
                   [--check true]   (exit 4 when any run counted a failure, gap, duplicate or reordering)

@@ -66,7 +66,8 @@ final class LoadRun {
             probe(contexts.get(0), client, connect, handshakeMs);
 
             EpochClock clock = new EpochClock();
-            WebSocketConnectOptions publish = options.crossNode()
+            // A distinct options object is what makes the steady scenario pair its connections (CableSteps).
+            WebSocketConnectOptions publish = options.pairedSender()
                     ? new WebSocketConnectOptions().setAbsoluteURI(options.publishUrl().toString())
                             .addSubProtocol(ActionCableClient.SUBPROTOCOL)
                     : connect;
@@ -225,7 +226,7 @@ final class LoadRun {
                 : null;
         return new RunResult(options.backend(), options.scenario().label(), options.users(), options.virtualUsers(),
                 options.crossNode() ? options.url() + " (producers: " + options.publishUrl() + ")"
-                        : options.url().toString(),
+                        : options.url() + (options.pairedSender() ? " (paired sender connections)" : ""),
                 parameters, startedAt.toString(), endedAt.toString(), seconds,
                 metrics.connectionsAttempted.sum(), metrics.connectionFailures.sum(),
                 metrics.subscriptionFailures.sum(), metrics.receiveFailures.sum(), metrics.invalidMessages.sum(),

@@ -11,7 +11,7 @@ import java.util.List;
  * each.
  */
 record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Path out, Parameters parameters,
-        URI publishUrl, URI heapUrl) {
+        URI publishUrl, URI heapUrl, boolean paired) {
 
     /**
      * Without {@code --publish-url}, everything runs on {@code url}. With it (two nodes on one database), subscribers
@@ -19,7 +19,7 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
      * pings through a second connection, the fan-out publisher.
      */
     RunOptions(URI url, String backend, ScenarioKind scenario, int users, Path out, Parameters parameters) {
-        this(url, backend, scenario, users, out, parameters, url, null);
+        this(url, backend, scenario, users, out, parameters, url, null, false);
     }
 
     /**
@@ -33,6 +33,15 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
 
     boolean crossNode() {
         return !publishUrl.equals(url);
+    }
+
+    /**
+     * Steady: whether each user pings through a second connection ({@code --publish-url}'s node) and receives on its
+     * first. Always across nodes; {@code --paired true} asks for it on one node too, the control that separates
+     * what the shape costs from what crossing nodes costs.
+     */
+    boolean pairedSender() {
+        return crossNode() || paired;
     }
 
     /** Written into the run file as given, so a result can always be traced back to its settings. */
@@ -90,6 +99,10 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
         String fanoutStream = args.text("fanout-stream", testId + "-fanout");
         String heapText = args.text("heap-url", null);
         URI heapUrl = heapText == null ? null : parseUrl("--heap-url", heapText, "http");
+        boolean paired = Boolean.parseBoolean(args.text("paired", "false"));
+        if (paired && scenario != ScenarioKind.STEADY) {
+            throw new UsageException("--paired is for the steady scenario only (it pairs each user's connections)");
+        }
         if (heapUrl != null && scenario != ScenarioKind.FANOUT) {
             throw new UsageException("--heap-url is for the fanout scenario only (its subscribers are held idle)");
         }
@@ -99,7 +112,7 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
                 new Parameters(time, num, payloadBytes, receiveTimeoutMs, handshakeTimeoutS, minSleepMs, maxSleepMs,
                         churnUsers, churnTime, stormRounds, stormSleepMs, stormMaxDurationS, fanoutRate, fanoutTime,
                         fanoutWarmup, fanoutDrain, gracefulStopS, testId, fanoutStream),
-                publishUrl, heapUrl);
+                publishUrl, heapUrl, paired);
     }
 
     /** Connections held open at the same time by the scenario's virtual users. */

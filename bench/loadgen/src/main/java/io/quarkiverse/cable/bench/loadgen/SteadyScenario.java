@@ -30,8 +30,8 @@ final class SteadyScenario implements Scenario {
     }
 
     private Future<Void> iteration(VirtualUser vu) {
-        if (steps.crossNode()) {
-            return crossNodeIteration(vu);
+        if (steps.pairedSender()) {
+            return pairedIteration(vu);
         }
         return steps.connect(vu)
                 .compose(connection -> steps.subscribe(connection, BROADCAST_CHANNEL))
@@ -42,11 +42,12 @@ final class SteadyScenario implements Scenario {
 
     /**
      * Two nodes: the user subscribes on node B, then opens a second connection on node A under the same identity
-     * and pings through it; the pong is broadcast on A and awaited on B, so every round trip crosses nodes. The A
+     * and pings through it; the pong is broadcast on A and awaited on B, so every round trip crosses nodes (with
+     * {@code --paired} on one node, both connections go to that node: the same shape without the crossing). The A
      * connection subscribes too, as an action needs a subscription, but send-only: it streams nothing, so the pong is
      * delivered once, as in the single-node run, and node A does no delivery work the single-node run does not.
      */
-    private Future<Void> crossNodeIteration(VirtualUser vu) {
+    private Future<Void> pairedIteration(VirtualUser vu) {
         String id = UUID.randomUUID().toString();
         return steps.connectPair(vu, id, false)
                 .compose(connection -> steps.subscribe(connection, BROADCAST_CHANNEL))
