@@ -113,7 +113,9 @@ public interface CableRuntimeConfig {
          * and PostgreSQL sends it with the commit (and only if it commits), so a ring costs no transaction and no
          * thread hop of its own; the commit also takes PostgreSQL's cluster-wide notification lock. `after-commit`: a
          * ringer thread sends `pg_notify` in a transaction of its own on a pooled connection right after each
-         * committed batch, so the batch's transaction is exactly what it is without the doorbell. The Performance
+         * committed batch, so the batch's transaction is exactly what it is without the doorbell: choose it where
+         * other applications on the database `NOTIFY` heavily, or where a `LISTEN`ing session of theirs may stall
+         * PostgreSQL's notification queue until it is full, which fails the commits that notify. The Performance
          * page has the measurements behind the default.
          */
         @WithDefault("in-transaction")

@@ -13,11 +13,11 @@ import io.quarkiverse.cable.runtime.Worker;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
 
 /**
- * Sends the doorbell's NOTIFY on a thread of its own, after the batch committed and outside its transaction: the
- * writer only raises a flag, so ringing never adds a round trip to a batch or holds the shard lock longer (the
- * measurements are on the Performance page). Batches that commit while a ring is in flight share the next ring, so
- * there is at most one NOTIFY per committed batch. A failed ring is counted and dropped: the other nodes' polls
- * cover it.
+ * With {@code ring=after-commit}: sends the doorbell's NOTIFY on a thread of its own, after the batch committed and
+ * outside its transaction. The writer only raises a flag, so ringing never adds a round trip to a batch or holds the
+ * shard lock longer (the measurements are on the Performance page). Batches that commit while a ring is in flight
+ * share the next ring, so there is at most one NOTIFY per committed batch. A failed ring is counted and dropped: the
+ * other nodes' polls cover it.
  */
 final class DoorbellRinger {
 
