@@ -25,10 +25,13 @@ final class PostgreSqlBatchWrite extends BatchWrite {
 
     /** The doorbell payload the first statement notifies with, or null when the batch rings nothing. */
     private final String ring;
+    /** Built once: the statement is the same for every batch of this store. */
+    private final String allocateIds;
 
     PostgreSqlBatchWrite(SqlDialect.PostgreSql sql, String ring) {
         super(sql);
         this.ring = ring;
+        this.allocateIds = sql.allocateIds(ring != null);
     }
 
     private SqlDialect.PostgreSql dialect() {
@@ -40,7 +43,7 @@ final class PostgreSqlBatchWrite extends BatchWrite {
             throws SQLException {
         int size = batch.size();
         long lastId;
-        try (PreparedStatement allocate = connection.prepareStatement(dialect().allocateIds(ring != null))) {
+        try (PreparedStatement allocate = connection.prepareStatement(allocateIds)) {
             allocate.setLong(1, size);
             if (ring != null) {
                 allocate.setString(2, ring);
