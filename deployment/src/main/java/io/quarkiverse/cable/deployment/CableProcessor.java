@@ -9,8 +9,6 @@ import jakarta.inject.Singleton;
 import org.jboss.jandex.DotName;
 
 import io.quarkiverse.cable.Cable;
-import io.quarkiverse.cable.entity.CableChannelEntity;
-import io.quarkiverse.cable.entity.CableMessageEntity;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableRecorder;
 import io.quarkiverse.cable.runtime.Internal;
@@ -46,7 +44,11 @@ import io.quarkus.runtime.configuration.ConfigurationException;
 class CableProcessor {
 
     private static final String FEATURE = "cable";
-    private static final List<Class<?>> ENTITIES = List.of(CableMessageEntity.class, CableChannelEntity.class);
+    /** Named, not referenced: the entity classes extend Panache's, which an application without it lacks. */
+    private static final List<String> ENTITIES = List.of("io.quarkiverse.cable.entity.CableMessageEntity",
+            "io.quarkiverse.cable.entity.CableChannelEntity");
+    /** The capability of quarkus-hibernate-orm-panache (Hibernate ORM itself is {@link Capability#HIBERNATE_ORM}). */
+    private static final String HIBERNATE_ORM_PANACHE = "io.quarkus.hibernate.orm.panache";
 
     @BuildStep
     FeatureBuildItem feature() {
@@ -91,16 +93,20 @@ class CableProcessor {
         return CableAdapterBuildItem.database(name, dbKind.get());
     }
 
-    /** The entities join the configured persistence unit, and the index so Panache enhances them. */
+    /**
+     * The entities join the configured persistence unit, and the index so Panache enhances them: only when the
+     * application has Hibernate ORM with Panache (both optional dependencies of the cable), which the entities need.
+     */
     @BuildStep
-    void entities(CableAdapterBuildItem adapter, CableBuildTimeConfig config,
+    void entities(CableAdapterBuildItem adapter, CableBuildTimeConfig config, Capabilities capabilities,
             BuildProducer<AdditionalIndexedClassesBuildItem> indexed, BuildProducer<AdditionalJpaModelBuildItem> models) {
-        if (!adapter.isDatabase()) {
+        if (!adapter.isDatabase() || !capabilities.isPresent(Capability.HIBERNATE_ORM)
+                || !capabilities.isPresent(HIBERNATE_ORM_PANACHE)) {
             return;
         }
-        for (Class<?> entity : ENTITIES) {
-            indexed.produce(new AdditionalIndexedClassesBuildItem(entity.getName()));
-            models.produce(new AdditionalJpaModelBuildItem(entity.getName(), Set.of(config.persistenceUnit())));
+        for (String entity : ENTITIES) {
+            indexed.produce(new AdditionalIndexedClassesBuildItem(entity));
+            models.produce(new AdditionalJpaModelBuildItem(entity, Set.of(config.persistenceUnit())));
         }
     }
 

@@ -5,16 +5,24 @@ import java.time.LocalDateTime;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
-import jakarta.persistence.Table;
+
+import org.hibernate.annotations.Immutable;
+import org.hibernate.annotations.Subselect;
+import org.hibernate.annotations.Synchronize;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /**
  * Per-channel state, for queries and administration: the position of the channel's newest message and the epoch
- * positions are counted in. A row appears with a channel's first broadcast.
+ * positions are counted in. A row appears with a channel's first broadcast. Read-only.
+ * <p>
+ * Mapped as a {@link Subselect} of {@code cable_channels}, so Hibernate ORM's schema management never touches the
+ * table (see {@link CableMessageEntity}).
  */
 @Entity
-@Table(name = "cable_channels")
+@Subselect("SELECT channel_hash, channel, epoch, last_position, last_message_id, created_at, updated_at FROM cable_channels")
+@Synchronize("cable_channels")
+@Immutable
 public class CableChannelEntity extends PanacheEntityBase {
 
     @Id

@@ -6,19 +6,29 @@ import java.util.List;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
-import jakarta.persistence.Table;
 
+import org.hibernate.annotations.Immutable;
 import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.Subselect;
+import org.hibernate.annotations.Synchronize;
 import org.hibernate.type.SqlTypes;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /**
  * A stored broadcast, for queries and administration (the data path itself uses plain JDBC). Rows are written by
- * the cable; treat them as read-only except for deleting.
+ * the cable; the entity is read-only, and {@link #deleteOlderThan} is the one change it offers.
+ * <p>
+ * Mapped as a {@link Subselect} of the cable's table rather than the table itself: Hibernate ORM's schema tooling
+ * (create, drop, update, validate, truncate) only handles physical tables, so whatever
+ * {@code quarkus.hibernate-orm.schema-management.strategy} the application uses, it never creates, alters or drops
+ * {@code cable_messages} or its indexes: the cable's own schema management owns them. {@link Synchronize} makes
+ * queries flush pending changes to the table first; {@link Immutable} makes the read-only contract explicit.
  */
 @Entity
-@Table(name = "cable_messages")
+@Subselect("SELECT id, channel_hash, channel, payload, binary_payload, stream_position, created_at FROM cable_messages")
+@Synchronize("cable_messages")
+@Immutable
 public class CableMessageEntity extends PanacheEntityBase {
 
     /** Global id, assigned in commit order. */
@@ -51,5 +61,16 @@ public class CableMessageEntity extends PanacheEntityBase {
     /** The newest messages of a channel, newest first. */
     public static List<CableMessageEntity> latest(String channel, int count) {
         return find("channel = ?1 order by id desc", channel).page(0, count).list();
+    }
+
+    /**
+     * Deletes the messages written before {@code cutoff} (UTC, like {@link #createdAt}), in the current transaction;
+     * returns how many. For applications that trim themselves ({@code quarkus.cable.autotrim=false}). Panache's
+     * {@code delete(...)} cannot be used: the entity maps a subselect, which SQL cannot delete from.
+     */
+    public static long deleteOlderThan(LocalDateTime cutoff) {
+        return getEntityManager().createNativeQuery("DELETE FROM cable_messages WHERE created_at < ?1")
+                .setParameter(1, cutoff)
+                .executeUpdate();
     }
 }

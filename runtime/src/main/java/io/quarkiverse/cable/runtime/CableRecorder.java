@@ -6,6 +6,7 @@ import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
 import io.quarkiverse.cable.runtime.transaction.TransactionJoining;
 import io.quarkus.agroal.runtime.AgroalDataSourceUtil;
+import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.ShutdownContext;
 import io.quarkus.runtime.annotations.Recorder;
@@ -45,6 +46,19 @@ public class CableRecorder {
 
     private static DataSource dataSource(String name) {
         return AgroalDataSourceUtil.dataSourceIfActive(name).orElseThrow(() -> new IllegalStateException(
-                "Quarkus Cable uses datasource '" + name + "' (quarkus.cable.datasource), which is not active"));
+                inactiveDatasourceMessage(name)));
+    }
+
+    /**
+     * Names what to set: a datasource whose kind is known but whose URL is not (the usual case: no Dev Services) is
+     * deactivated by Quarkus, and the cable cannot run the database adapter on it.
+     */
+    static String inactiveDatasourceMessage(String name) {
+        String prefix = DataSourceUtil.isDefault(name) ? "quarkus.datasource." : "quarkus.datasource.\"" + name + "\".";
+        return "Quarkus Cable uses datasource '" + name + "' for the database adapter, but that datasource is not active"
+                + " (usually: no JDBC URL is configured and Dev Services do not provide one). Set " + prefix
+                + "jdbc.url (and " + prefix + "active=true if it was deactivated), point quarkus.cable.datasource at"
+                + " an active datasource, or set quarkus.cable.adapter=memory to keep broadcasts inside this process"
+                + " (single node only).";
     }
 }

@@ -32,7 +32,8 @@ public interface CableBuildTimeConfig {
 
     /**
      * The Hibernate ORM persistence unit to which the `CableMessageEntity` and `CableChannelEntity` entities are
-     * added. It must use the cable's datasource.
+     * added. It must use the cable's datasource. Used only when the application has Hibernate ORM with Panache;
+     * whatever that unit's schema management strategy, it never changes the cable's tables.
      */
     @WithDefault("<default>")
     String persistenceUnit();

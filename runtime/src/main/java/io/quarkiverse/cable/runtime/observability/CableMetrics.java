@@ -28,6 +28,9 @@ import io.quarkus.runtime.StartupEvent;
 @Singleton
 public class CableMetrics {
 
+    /** The {@code reason} of the {@code cable.history.replays} series that are not refusals. */
+    static final String NO_REASON = "none";
+
     @Inject
     CableObservability observability;
 
@@ -51,9 +54,12 @@ public class CableMetrics {
                     .tag("kind", kind.name().toLowerCase(Locale.ROOT))
                     .register(registry);
         }
-        // Recoveries: served (the whole history replayed), refused by reason, failed (history not readable).
+        // Recoveries: served (the whole history replayed), refused by reason, failed (history not readable). Every
+        // series of one name carries the same tag keys (served and failed have reason "none"): Prometheus' registry
+        // silently drops a series whose keys differ from the first one registered under its name.
         FunctionCounter.builder("cable.history.replays", stats, CableStats::replaysServed)
-                .description("Recoveries whose whole history was replayed").tag("result", "served").register(registry);
+                .description("Recoveries whose whole history was replayed").tag("result", "served")
+                .tag("reason", NO_REASON).register(registry);
         for (CableException.HistoryUnavailable.Reason reason : CableException.HistoryUnavailable.Reason.values()) {
             FunctionCounter.builder("cable.history.replays", stats, s -> s.replaysRejected(reason))
                     .description("Recoveries refused because the history was not all there, by reason")
@@ -61,7 +67,8 @@ public class CableMetrics {
                     .register(registry);
         }
         FunctionCounter.builder("cable.history.replays", stats, CableStats::replayFailures)
-                .description("Recoveries whose history could not be read").tag("result", "failed").register(registry);
+                .description("Recoveries whose history could not be read").tag("result", "failed")
+                .tag("reason", NO_REASON).register(registry);
         counter("cable.history.messages.replayed", "Messages replayed to recovering subscribers", stats,
                 CableStats::messagesReplayed);
         Gauge.builder("cable.channels", observability, o -> o.engine().subscribers().channelCount())

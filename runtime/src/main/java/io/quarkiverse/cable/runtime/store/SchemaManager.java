@@ -43,15 +43,30 @@ public final class SchemaManager {
         }
     }
 
-    /** Fails, listing the statements to run, when a table, column or index of the script is missing. */
+    /**
+     * Fails, listing the statements to run, when a table, column or index of the script is missing, or the row the
+     * id allocator needs is. The list is complete: run exactly it and the next start validates. It ends with the
+     * script's row inserts, which are idempotent.
+     */
     public void validate(Connection connection, String datasource) throws SQLException {
-        List<String> missing = missing(connection);
-        if (!missing.isEmpty()) {
-            throw new IllegalStateException("Quarkus Cable: the cable tables on datasource " + datasource
-                    + " are missing or older than this version, and quarkus.cable.schema.strategy is validate (the"
-                    + " default in production), so the cable changes no schema. Run these statements (or put them in"
-                    + " your migration), or set quarkus.cable.schema.strategy=update to have the cable run them at"
-                    + " startup:\n\n" + String.join(";\n", missing) + ";\n");
+        List<String> missing = new ArrayList<>(missing(connection));
+        if (missing.isEmpty() && seeded(connection)) {
+            return;
+        }
+        missing.addAll(script.rows());
+        throw new IllegalStateException("Quarkus Cable: the cable tables on datasource " + datasource
+                + " are missing, older than this version or without their seed row (cable_shards, shard 0), and"
+                + " quarkus.cable.schema.strategy is validate (the default in production), so the cable changes no"
+                + " schema. Run these statements (or put them in your migration; the INSERT is idempotent), or set"
+                + " quarkus.cable.schema.strategy=update to have the cable run them at startup:\n\n"
+                + String.join(";\n", missing) + ";\n");
+    }
+
+    /** Whether the id allocator's row exists (the tables do). */
+    private boolean seeded(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery(dialect.newestId())) {
+            return row.next();
         }
     }
 

@@ -1,0 +1,100 @@
+package io.quarkiverse.cable.it;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Map;
+
+import io.quarkiverse.cable.runtime.ChannelHash;
+import io.quarkiverse.cable.runtime.store.Epochs;
+import io.quarkiverse.cable.runtime.store.SchemaManager;
+import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * Before the application starts: a fresh database with the cable's tables (its own DDL) holding one stored message,
+ * written as the writer does (id from the allocator row, the channel's row at position 1). The tables' description
+ * is kept in a system property, {@code cable.it.seeded-schema.<name>}, for the test to compare after the start.
+ * Init argument {@code name}: the database's name.
+ */
+public class SeededCableTables implements QuarkusTestResourceLifecycleManager {
+
+    static final String CHANNEL = "seeded:history";
+    static final String PAYLOAD = "stored before the start";
+
+    private String name;
+    private FreshDatabase database;
+
+    @Override
+    public void init(Map<String, String> initArgs) {
+        name = initArgs.get("name");
+    }
+
+    static String describedBefore(String name) {
+        return System.getProperty("cable.it.seeded-schema." + name);
+    }
+
+    @Override
+    public Map<String, String> start() {
+        try {
+            database = new FreshDatabase(name);
+            try (Connection connection = database.connect()) {
+                new SchemaManager(SqlDialect.forDbKind(database.kind)).update(connection);
+                connection.setAutoCommit(false);
+                long id;
+                try (Statement statement = connection.createStatement()) {
+                    statement.executeUpdate("UPDATE cable_shards SET last_id = last_id + 1 WHERE shard = 0");
+                    try (ResultSet row = statement.executeQuery("SELECT last_id FROM cable_shards WHERE shard = 0")) {
+                        row.next();
+                        id = row.getLong(1);
+                    }
+                }
+                Timestamp now = Timestamp.valueOf(LocalDateTime.now(ZoneOffset.UTC));
+                long hash = ChannelHash.of(CHANNEL);
+                try (PreparedStatement channel = connection.prepareStatement("INSERT INTO cable_channels (channel_hash,"
+                        + " channel, epoch, last_position, last_message_id, created_at, updated_at)"
+                        + " VALUES (?, ?, ?, 1, ?, ?, ?)")) {
+                    channel.setLong(1, hash);
+                    channel.setString(2, CHANNEL);
+                    channel.setString(3, Epochs.newEpoch(Instant.now().getEpochSecond()));
+                    channel.setLong(4, id);
+                    channel.setTimestamp(5, now);
+                    channel.setTimestamp(6, now);
+                    channel.executeUpdate();
+                }
+                try (PreparedStatement message = connection.prepareStatement("INSERT INTO cable_messages (id,"
+                        + " channel_hash, channel, payload, binary_payload, stream_position, created_at)"
+                        + " VALUES (?, ?, ?, ?, ?, 1, ?)")) {
+                    message.setLong(1, id);
+                    message.setLong(2, hash);
+                    message.setString(3, CHANNEL);
+                    message.setBytes(4, PAYLOAD.getBytes(StandardCharsets.UTF_8));
+                    message.setBoolean(5, false);
+                    message.setTimestamp(6, now);
+                    message.executeUpdate();
+                }
+                connection.commit();
+                System.setProperty("cable.it.seeded-schema." + name, FreshDatabase.describe(connection));
+            }
+            return Map.of("quarkus.datasource.jdbc.url", database.url);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        try {
+            database.drop();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
