@@ -21,6 +21,7 @@ import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeansRuntimeInitBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.bootstrap.classloading.QuarkusClassLoader;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.quarkus.datasource.deployment.spi.DefaultDataSourceDbKindBuildItem;
 import io.quarkus.datasource.runtime.DataSourceBuildTimeConfig;
@@ -47,8 +48,8 @@ class CableProcessor {
     /** Named, not referenced: the entity classes extend Panache's, which an application without it lacks. */
     private static final List<String> ENTITIES = List.of("io.quarkiverse.cable.entity.CableMessageEntity",
             "io.quarkiverse.cable.entity.CableChannelEntity");
-    /** The capability of quarkus-hibernate-orm-panache (Hibernate ORM itself is {@link Capability#HIBERNATE_ORM}). */
-    private static final String HIBERNATE_ORM_PANACHE = "io.quarkus.hibernate.orm.panache";
+    /** quarkus-hibernate-orm-panache declares no capability: its base class tells whether the application has it. */
+    private static final String PANACHE_ENTITY_BASE = "io.quarkus.hibernate.orm.panache.PanacheEntityBase";
 
     @BuildStep
     FeatureBuildItem feature() {
@@ -101,7 +102,7 @@ class CableProcessor {
     void entities(CableAdapterBuildItem adapter, CableBuildTimeConfig config, Capabilities capabilities,
             BuildProducer<AdditionalIndexedClassesBuildItem> indexed, BuildProducer<AdditionalJpaModelBuildItem> models) {
         if (!adapter.isDatabase() || !capabilities.isPresent(Capability.HIBERNATE_ORM)
-                || !capabilities.isPresent(HIBERNATE_ORM_PANACHE)) {
+                || !QuarkusClassLoader.isClassPresentAtRuntime(PANACHE_ENTITY_BASE)) {
             return;
         }
         for (String entity : ENTITIES) {

@@ -19,7 +19,7 @@ class DatasourceWithoutUrlTest {
             .overrideConfigKey("quarkus.datasource.db-kind", "h2")
             .overrideConfigKey("quarkus.devservices.enabled", "false")
             .assertException(t -> assertThat(UnknownDatasourceTest.rootMessage(t))
-                    .contains("datasource 'default'")
+                    .contains("datasource '<default>'")
                     .contains("Set quarkus.datasource.jdbc.url")
                     .contains("quarkus.cable.adapter=memory"));
 

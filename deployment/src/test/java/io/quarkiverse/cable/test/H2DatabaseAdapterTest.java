@@ -2,6 +2,8 @@ package io.quarkiverse.cable.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -67,5 +69,12 @@ class H2DatabaseAdapterTest {
             assertThat(m.streamPosition).isEqualTo(1);
             assertThat(m.id).isEqualTo(channel.lastMessageId);
         });
+
+        // The entities are read-only subselects; the one change they offer is deleting old messages.
+        assertThat(QuarkusTransaction.requiringNew().call(() -> CableMessageEntity.deleteOlderThan(
+                LocalDateTime.now(ZoneOffset.UTC).minusDays(1)))).as("nothing that old").isZero();
+        assertThat(QuarkusTransaction.requiringNew().call(() -> CableMessageEntity.deleteOlderThan(
+                LocalDateTime.now(ZoneOffset.UTC).plusDays(1)))).isEqualTo(1);
+        assertThat(QuarkusTransaction.requiringNew().call(() -> CableMessageEntity.latest("chat:1", 5))).isEmpty();
     }
 }

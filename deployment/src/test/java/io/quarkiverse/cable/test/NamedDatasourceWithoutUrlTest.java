@@ -17,6 +17,8 @@ class NamedDatasourceWithoutUrlTest {
             .overrideConfigKey("quarkus.datasource.active", "false")
             .overrideConfigKey("quarkus.cable.datasource", "events")
             .overrideConfigKey("quarkus.devservices.enabled", "false")
+            // The default persistence unit would otherwise fail first, for want of the default datasource.
+            .overrideConfigKey("quarkus.hibernate-orm.enabled", "false")
             .assertException(t -> assertThat(UnknownDatasourceTest.rootMessage(t))
                     .contains("datasource 'events'")
                     .contains("Set quarkus.datasource.\"events\".jdbc.url")

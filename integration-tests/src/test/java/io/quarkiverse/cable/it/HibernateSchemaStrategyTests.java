@@ -67,7 +67,11 @@ abstract class HibernateSchemaStrategyTests {
         assertThat(QuarkusTransaction.requiringNew().call(() -> CableMessageEntity.latest(channel, 5))).isEmpty();
     }
 
-    /** Hibernate ORM's {@code strategy} on the default persistence unit (the cable's entities), on a seeded database. */
+    /**
+     * Hibernate ORM's {@code strategy} on the persistence unit that holds the application's own entity (the to-do
+     * list) and the cable's, on a seeded database. (This application's default unit is not created: its other unit
+     * selects entities by package.)
+     */
     abstract static class Strategy implements QuarkusTestProfile {
         private final String strategy;
 
@@ -77,7 +81,8 @@ abstract class HibernateSchemaStrategyTests {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.hibernate-orm.schema-management.strategy", strategy);
+            return Map.of("quarkus.cable.persistence-unit", "todos",
+                    "quarkus.hibernate-orm.\"todos\".schema-management.strategy", strategy);
         }
 
         @Override
