@@ -88,7 +88,8 @@ abstract class HibernateSchemaStrategyTests {
         @Override
         public List<TestResourceEntry> testResources() {
             return List.of(new TestResourceEntry(SeededCableTables.class,
-                    Map.of("name", "cable_orm_" + strategy.replace('-', '_'))));
+                    Map.of("name", "cable_orm_" + strategy.replace('-', '_'),
+                            "app-tables", String.valueOf(strategy.equals("validate")))));
         }
     }
 }

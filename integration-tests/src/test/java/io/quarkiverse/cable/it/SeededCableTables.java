@@ -22,7 +22,8 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * Before the application starts: a fresh database with the cable's tables (its own DDL) holding one stored message,
  * written as the writer does (id from the allocator row, the channel's row at position 1). The tables' description
  * is kept in a system property, {@code cable.it.seeded-schema.<name>}, for the test to compare after the start.
- * Init argument {@code name}: the database's name.
+ * Init arguments: {@code name}, the database's name; {@code app-tables=true} also creates the application's own
+ * to-do table, for Hibernate's {@code validate}.
  */
 public class SeededCableTables implements QuarkusTestResourceLifecycleManager {
 
@@ -30,11 +31,13 @@ public class SeededCableTables implements QuarkusTestResourceLifecycleManager {
     static final String PAYLOAD = "stored before the start";
 
     private String name;
+    private boolean appTables;
     private FreshDatabase database;
 
     @Override
     public void init(Map<String, String> initArgs) {
         name = initArgs.get("name");
+        appTables = Boolean.parseBoolean(initArgs.getOrDefault("app-tables", "false"));
     }
 
     static String describedBefore(String name) {
@@ -81,6 +84,15 @@ public class SeededCableTables implements QuarkusTestResourceLifecycleManager {
                     message.executeUpdate();
                 }
                 connection.commit();
+                if (appTables) {
+                    // The application's own entity (the to-do list), for Hibernate's validate: what it would create.
+                    try (Statement statement = connection.createStatement()) {
+                        statement.execute("CREATE TABLE todo_items (id BIGINT NOT NULL PRIMARY KEY, title VARCHAR(255),"
+                                + " done BOOLEAN NOT NULL)");
+                        statement.execute("CREATE SEQUENCE todo_items_SEQ START WITH 1 INCREMENT BY 50");
+                    }
+                    connection.commit();
+                }
                 System.setProperty("cable.it.seeded-schema." + name, FreshDatabase.describe(connection));
             }
             return Map.of("quarkus.datasource.jdbc.url", database.url);
