@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
@@ -109,7 +110,8 @@ public final class CableEngine implements Cable {
      */
     CompletionStage<Void> broadcast(String channel, Object payload, boolean joinTransaction) {
         if (payload == null) {
-            return rejected(new CableException.InvalidMessage("Cable broadcast payload must not be null"));
+            return rejected(new CableException.InvalidMessage("Cable broadcast payload must not be null"),
+                    joinTransaction);
         }
         if (payload instanceof String text) {
             return send(channel, text.getBytes(StandardCharsets.UTF_8), false, joinTransaction);
@@ -122,7 +124,8 @@ public final class CableEngine implements Cable {
             encoded = json.encode(payload);
         } catch (Exception e) {
             return rejected(new CableException.InvalidMessage("Cable broadcast payload on '" + channel + "' ("
-                    + payload.getClass().getName() + ") could not be written as JSON: " + e.getMessage()));
+                    + payload.getClass().getName() + ") could not be written as JSON: " + e.getMessage()),
+                    joinTransaction);
         }
         return send(channel, encoded, false, joinTransaction);
     }
@@ -144,9 +147,7 @@ public final class CableEngine implements Cable {
 
     @Override
     public Subscription subscribe(String channel, CableListener listener) {
-        if (listener == null) {
-            throw new CableException.InvalidMessage("Cable subscription listener must not be null");
-        }
+        Objects.requireNonNull(listener, "Cable subscription listener must not be null");
         return subscribe(channel, new OrderedMailbox(listener, subscriberBuffer,
                 (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
                         + message.channel() + "' failed for message " + message.id(), failure)));
@@ -154,12 +155,8 @@ public final class CableEngine implements Cable {
 
     @Override
     public Subscription subscribe(String channel, StreamPosition after, CableListener listener) {
-        if (listener == null) {
-            throw new CableException.InvalidMessage("Cable subscription listener must not be null");
-        }
-        if (after == null) {
-            throw new CableException.InvalidMessage("Cable subscription position must not be null");
-        }
+        Objects.requireNonNull(listener, "Cable subscription listener must not be null");
+        Objects.requireNonNull(after, "Cable subscription position must not be null");
         // The mailbox takes the whole replay and the live messages held meanwhile at once.
         OrderedMailbox mailbox = new OrderedMailbox(listener, subscriberBuffer + historySettings.maxReplay(),
                 (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
@@ -263,12 +260,12 @@ public final class CableEngine implements Cable {
     private CompletionStage<Void> send(String channel, byte[] payload, boolean binary, boolean joinTransaction) {
         String problem = channelProblem(channel);
         if (problem != null) {
-            return rejected(new CableException.InvalidMessage(problem));
+            return rejected(new CableException.InvalidMessage(problem), joinTransaction);
         }
         if (payload.length > maxPayloadSize) {
             return rejected(new CableException.InvalidMessage("Cable broadcast payload on '" + channel + "' is "
                     + payload.length + " bytes, over quarkus.cable.max-payload-size (" + maxPayloadSize
-                    + " bytes)"));
+                    + " bytes)"), joinTransaction);
         }
         stats.broadcastAccepted();
         OutgoingMessage message = new OutgoingMessage(channel, ChannelHash.of(channel), payload, binary,
@@ -292,8 +289,17 @@ public final class CableEngine implements Cable {
         return result;
     }
 
-    private CompletionStage<Void> rejected(CableException failure) {
+    /**
+     * A broadcast refused before queueing. Inside a transaction it would join, the refusal is thrown at the call and
+     * the transaction is marked rollback-only, so its data never commits without the broadcast; otherwise it is the
+     * failed stage.
+     */
+    private CompletionStage<Void> rejected(CableException failure, boolean joinTransaction) {
         failures.record(CableStats.Failure.INVALID, failure.getMessage(), null);
+        TransactionalBroadcasts joined = joinTransaction ? transactions : null;
+        if (joined != null) {
+            joined.refuseInTransaction(failure);
+        }
         return CompletableFuture.failedFuture(failure);
     }
 
