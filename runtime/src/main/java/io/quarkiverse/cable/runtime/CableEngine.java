@@ -272,14 +272,26 @@ public final class CableEngine implements Cable {
                 System.nanoTime(), new CompletableFuture<>());
         TransactionalBroadcasts joined = joinTransaction ? transactions : null;
         CompletableFuture<Void> inTransaction = joined == null ? null : joined.join(message);
-        CompletableFuture<Void> result = inTransaction != null ? inTransaction : transport.send(message);
+        // Numbered only while a capture is open (tests), so its fence knows what it waits for.
+        long tapped = taps.isEmpty() ? 0 : taps.accepted();
+        CompletableFuture<Void> result;
+        try {
+            result = inTransaction != null ? inTransaction : transport.send(message);
+        } catch (RuntimeException e) {
+            if (tapped != 0) {
+                taps.settled(tapped);
+            }
+            throw e;
+        }
         result.whenComplete((ignored, failure) -> {
-            if (failure == null) {
-                if (!taps.isEmpty()) {
-                    taps.committed(channel, payload, binary);
-                }
-            } else if (failure instanceof CableException.RolledBack) {
-                // The application's transaction decided; nothing failed in the cable.
+            if (failure == null && !taps.isEmpty()) {
+                taps.committed(channel, payload, binary);
+            }
+            if (tapped != 0) {
+                taps.settled(tapped);
+            }
+            if (failure == null || failure instanceof CableException.RolledBack) {
+                // Stored, or the application's transaction decided: nothing failed in the cable.
             } else {
                 failures.record(kindOf(failure), "Cable broadcast on '" + channel + "' failed: " + failure.getMessage(),
                         failure instanceof CableException.StorageFailed
