@@ -227,6 +227,29 @@ public final class CableEngine implements Cable {
         return null;
     }
 
+    /**
+     * Why a broadcast's channel cannot be stored as it is, or null: a NUL character (PostgreSQL's text refuses it) or
+     * a lone UTF-16 surrogate (drivers replace it while encoding, so the stored name would differ from the one
+     * subscribers compare against). Checked before queueing so such a broadcast fails at the call on every database,
+     * never inside a writer batch.
+     */
+    private static String unstorableChannel(String channel) {
+        for (int i = 0; i < channel.length(); i++) {
+            char c = channel.charAt(i);
+            if (c == '\0') {
+                return "Cable channel name contains a NUL character at index " + i + ", which databases cannot store";
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < channel.length()
+                    && Character.isLowSurrogate(channel.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return "Cable channel name contains a lone UTF-16 surrogate at index " + i
+                        + ", which is not valid text (it cannot be stored as UTF-8)";
+            }
+        }
+        return null;
+    }
+
     /** Records a failure of the WebSocket layer in the same counters and rate-limited log as the core's. */
     public void recordFailure(CableStats.Failure kind, String message) {
         failures.record(kind, message, null);
@@ -259,6 +282,9 @@ public final class CableEngine implements Cable {
 
     private CompletionStage<Void> send(String channel, byte[] payload, boolean binary, boolean joinTransaction) {
         String problem = channelProblem(channel);
+        if (problem == null) {
+            problem = unstorableChannel(channel);
+        }
         if (problem != null) {
             return rejected(new CableException.InvalidMessage(problem), joinTransaction);
         }
