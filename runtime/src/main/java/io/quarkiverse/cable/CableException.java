@@ -61,7 +61,8 @@ public abstract sealed class CableException extends RuntimeException {
 
     /**
      * The channel name or payload is null, empty or over its configured limit, a broadcast's channel name holds a NUL
-     * character or a lone UTF-16 surrogate, or the payload object cannot be written as JSON. Outside a transaction it is the broadcast's failed stage; inside a transaction the broadcast would
+     * character or a lone UTF-16 surrogate, or the payload object cannot be written as JSON. Outside a transaction it is the
+     * broadcast's failed stage; inside a transaction the broadcast would
      * join, it is thrown at the call and the transaction is marked rollback-only.
      */
     public static final class InvalidMessage extends CableException {
