@@ -83,7 +83,7 @@ test("SSE: a fresh stream starts with its position; Last-Event-ID at the newest 
   for (const stream of [atNewest, oneBefore, fromZero]) stream.cancel();
 });
 
-test("SSE: history that is not all there gives one cable-history-lost event, nothing replayed, then live", async () => {
+test("SSE: history that is not all there gives one cable-history-lost event with the resume id, nothing replayed, then live", async () => {
   const channel = `sse-lost-${RUN}`;
   await post(`/broadcast/${channel}`, "old");
   const cases = [["wrongepoch:1", "epoch_changed"], ["notanid", "invalid_id"]];
@@ -97,15 +97,23 @@ test("SSE: history that is not all there gives one cable-history-lost event, not
   await until(() => streams.every((s) => s.events().length >= 1), "history-lost events");
   await post(`/broadcast/${channel}`, "live");
   await until(() => streams.every((s) => s.events().length >= 2), "live after history-lost");
-  streams.forEach((stream, i) => {
+  for (const [i, stream] of streams.entries()) {
     const [lost, live] = stream.events();
     assert.equal(lost.event, "cable-history-lost", cases[i][0]);
     assert.equal(lost.data, cases[i][1], cases[i][0]);
+    // Every reason carries the channel's position where live delivery started (one message, "old", was there), so
+    // an EventSource that reconnects before any live message resends an id the server accepts.
+    assert.equal(lost.id, `${epoch}:1`, `id of ${cases[i][1]}`);
     assert.equal(live.data, "live");
     assert.equal(live.id, `${epoch}:2`);
     assert.equal(stream.events().length, 2, "nothing replayed");
     stream.cancel();
-  });
+    // Resuming from the history-lost id replays exactly what came after it: nothing lost, nothing twice.
+    const resumed = await openStream(channel, lost.id);
+    await until(() => resumed.events().length >= 1, `resumed after ${cases[i][1]}`);
+    assert.deepEqual(resumed.events().map((e) => [e.event, e.data, e.id]), [["message", "live", `${epoch}:2`]]);
+    resumed.cancel();
+  }
 });
 
 test("SSE: EventSource in headless Chromium resumes exactly after every drop while broadcasts continue", async () => {

@@ -17,6 +17,12 @@ import java.util.concurrent.CompletionStage;
  * atomically with it. Blocking on the stage inside the transaction throws {@link IllegalStateException} (it would
  * deadlock). {@link #withoutTransaction()} broadcasts at once instead; {@code quarkus.cable.transactional=false}
  * turns joining off for the whole application.
+ * <p>
+ * A broadcast that cannot join the transaction never lets it commit without it: one refused before queueing (an
+ * invalid channel, a {@code null}, over-size or unwritable payload: {@link CableException.InvalidMessage}; more than
+ * {@code quarkus.cable.writer.queue-capacity} in one transaction: {@link CableException.QueueFull}) is thrown at
+ * the call and marks the transaction rollback-only; one the database refuses at commit rolls the transaction back
+ * (the stage fails with {@link CableException.RolledBack}, the refusal as its cause).
  */
 public interface Cable {
 
@@ -29,8 +35,8 @@ public interface Cable {
      * {@link CableException.StorageFailed} or {@link CableException.InvalidMessage}; or with
      * {@link CableException.CommitUnknown} when the connection broke during the commit and the outcome could not be
      * learned (the message may then have been stored and delivered). A failure the caller ignores is still logged and
-     * counted. Inside a transaction, see the class documentation; a rollback fails the stage with
-     * {@link CableException.RolledBack}.
+     * counted. Inside a transaction, see the class documentation: an invalid broadcast is thrown there, not returned
+     * as a failed stage, and a rollback fails the stage with {@link CableException.RolledBack}.
      */
     CompletionStage<Void> broadcast(String channel, String payload);
 
@@ -65,7 +71,7 @@ public interface Cable {
      * The subscription's starting line is the newest message id at the time it is recorded;
      * {@link Subscription#confirmed()} completes after that. Every broadcast committed after confirmation is
      * delivered, nothing committed before the starting line is. The listener is called on a virtual thread, one
-     * message at a time, in per-channel order.
+     * message at a time, in per-channel order. A {@code null} listener throws {@link NullPointerException}.
      */
     Subscription subscribe(String channel, CableListener listener);
 

@@ -25,7 +25,11 @@ public abstract sealed class CableException extends RuntimeException {
         }
     }
 
-    /** The database did not store the broadcast within the writer's retry window; nobody receives it. */
+    /**
+     * The database did not store the broadcast within the writer's retry window, or refused its row (a data or
+     * constraint error, SQLState class 22 or 23: failed at once, never retried, and only that broadcast of its
+     * batch); nobody receives it.
+     */
     public static final class StorageFailed extends CableException {
         public StorageFailed(String message, Throwable cause) {
             super(message, cause);
@@ -55,7 +59,12 @@ public abstract sealed class CableException extends RuntimeException {
         }
     }
 
-    /** The channel name or payload is null, empty or over its configured limit. */
+    /**
+     * The channel name or payload is null, empty or over its configured limit, a broadcast's channel name holds a NUL
+     * character or a lone UTF-16 surrogate, or the payload object cannot be written as JSON. Outside a transaction it is the
+     * broadcast's failed stage; inside a transaction the broadcast would
+     * join, it is thrown at the call and the transaction is marked rollback-only.
+     */
     public static final class InvalidMessage extends CableException {
         public InvalidMessage(String message) {
             super(message, null);

@@ -15,8 +15,9 @@ public interface CableStreams {
     /**
      * Streams {@code channel} to {@code connection}: every broadcast on it is written to the connection as it is, encoded
      * once per node for all its connections. Completes once the stream is live (its starting line is recorded);
-     * fails with {@link CableException.InvalidMessage} for a bad channel name. Starting a channel the connection
-     * already streams does nothing more.
+     * fails with {@link CableException.InvalidMessage} for a bad channel name or a closed connection (the stage fails;
+     * the call does not throw, except {@link NullPointerException} for a {@code null} connection). Starting a channel
+     * the connection already streams does nothing more.
      */
     CompletionStage<Void> start(WebSocketConnection connection, String channel);
 

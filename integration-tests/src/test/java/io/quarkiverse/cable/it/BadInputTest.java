@@ -50,6 +50,18 @@ class BadInputTest {
         assertThat(engine.stats().committed()).isEqualTo(committedBefore);
     }
 
+    /** Checked before queueing, so no writer batch ever holds a channel name a database refuses or alters. */
+    @Test
+    void broadcastsRefuseChannelsThatCannotBeStored() {
+        long committedBefore = engine.stats().committed();
+        assertInvalid(() -> cable.broadcast("chat:\u0000", "x").toCompletableFuture().join(), "NUL character at index 5");
+        assertInvalid(() -> cable.broadcast("chat:\uD800", "x").toCompletableFuture().join(), "lone UTF-16 surrogate");
+        assertInvalid(() -> cable.broadcast("chat:\uDC00x", "x").toCompletableFuture().join(), "lone UTF-16 surrogate");
+        assertThat(engine.stats().committed()).isEqualTo(committedBefore);
+        // A surrogate pair is ordinary text.
+        cable.broadcast(Channels.unique("emoji-\uD83D\uDE00"), "x").toCompletableFuture().join();
+    }
+
     @Test
     void subscriptionsRefuseBadChannels() {
         long invalidBefore = engine.stats().failures(CableStats.Failure.INVALID);

@@ -262,7 +262,7 @@ class SubscriptionBehaviourTest {
         assertThatThrownBy(() -> cable.subscribe("", new Collector()))
                 .isInstanceOf(CableException.InvalidMessage.class);
         assertThatThrownBy(() -> cable.subscribe("c", null))
-                .isInstanceOf(CableException.InvalidMessage.class);
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("listener must not be null");
     }
 
     private Subscription confirmed(String channel, Collector collector) throws Exception {

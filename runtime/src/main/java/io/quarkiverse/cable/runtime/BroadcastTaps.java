@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime;
 
 import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
@@ -25,6 +26,51 @@ public final class BroadcastTaps {
 
     public boolean isEmpty() {
         return taps.isEmpty();
+    }
+
+    /** Broadcasts accepted while a tap was registered, numbered in acceptance order; guarded by {@code this}. */
+    private long lastAccepted;
+    /** The numbers of those not settled yet (neither captured nor failed); guarded by {@code this}. */
+    private final TreeSet<Long> unsettled = new TreeSet<>();
+
+    /**
+     * A broadcast was accepted (queued, or joined a transaction) while a tap is registered: returns its number for
+     * {@link #settled}. Under the lock, so a fence never sees a number without its entry in {@link #unsettled}.
+     */
+    synchronized long accepted() {
+        long number = ++lastAccepted;
+        unsettled.add(number);
+        return number;
+    }
+
+    /** The broadcast numbered {@code number} succeeded (and the taps were told) or failed. */
+    synchronized void settled(long number) {
+        unsettled.remove(number);
+        notifyAll();
+    }
+
+    /**
+     * Waits until every broadcast accepted before this call (while a tap was registered) has settled: each one that
+     * succeeded was given to the taps before this returns.
+     *
+     * @return false when some had not settled within {@code timeoutNanos}
+     */
+    public synchronized boolean fence(long timeoutNanos) throws InterruptedException {
+        long upTo = lastAccepted;
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (!unsettled.isEmpty() && unsettled.first() <= upTo) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return true;
+    }
+
+    /** How many broadcasts accepted so far have not settled (for a fence's failure message). */
+    public synchronized int unsettled() {
+        return unsettled.size();
     }
 
     /** The message's id is 0: ids are assigned by the store and not known to the broadcaster. */

@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
@@ -109,7 +110,8 @@ public final class CableEngine implements Cable {
      */
     CompletionStage<Void> broadcast(String channel, Object payload, boolean joinTransaction) {
         if (payload == null) {
-            return rejected(new CableException.InvalidMessage("Cable broadcast payload must not be null"));
+            return rejected(new CableException.InvalidMessage("Cable broadcast payload must not be null"),
+                    joinTransaction);
         }
         if (payload instanceof String text) {
             return send(channel, text.getBytes(StandardCharsets.UTF_8), false, joinTransaction);
@@ -122,7 +124,8 @@ public final class CableEngine implements Cable {
             encoded = json.encode(payload);
         } catch (Exception e) {
             return rejected(new CableException.InvalidMessage("Cable broadcast payload on '" + channel + "' ("
-                    + payload.getClass().getName() + ") could not be written as JSON: " + e.getMessage()));
+                    + payload.getClass().getName() + ") could not be written as JSON: " + e.getMessage()),
+                    joinTransaction);
         }
         return send(channel, encoded, false, joinTransaction);
     }
@@ -144,9 +147,7 @@ public final class CableEngine implements Cable {
 
     @Override
     public Subscription subscribe(String channel, CableListener listener) {
-        if (listener == null) {
-            throw new CableException.InvalidMessage("Cable subscription listener must not be null");
-        }
+        Objects.requireNonNull(listener, "Cable subscription listener must not be null");
         return subscribe(channel, new OrderedMailbox(listener, subscriberBuffer,
                 (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
                         + message.channel() + "' failed for message " + message.id(), failure)));
@@ -154,12 +155,8 @@ public final class CableEngine implements Cable {
 
     @Override
     public Subscription subscribe(String channel, StreamPosition after, CableListener listener) {
-        if (listener == null) {
-            throw new CableException.InvalidMessage("Cable subscription listener must not be null");
-        }
-        if (after == null) {
-            throw new CableException.InvalidMessage("Cable subscription position must not be null");
-        }
+        Objects.requireNonNull(listener, "Cable subscription listener must not be null");
+        Objects.requireNonNull(after, "Cable subscription position must not be null");
         // The mailbox takes the whole replay and the live messages held meanwhile at once.
         OrderedMailbox mailbox = new OrderedMailbox(listener, subscriberBuffer + historySettings.maxReplay(),
                 (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
@@ -230,6 +227,29 @@ public final class CableEngine implements Cable {
         return null;
     }
 
+    /**
+     * Why a broadcast's channel cannot be stored as it is, or null: a NUL character (PostgreSQL's text refuses it) or
+     * a lone UTF-16 surrogate (drivers replace it while encoding, so the stored name would differ from the one
+     * subscribers compare against). Checked before queueing so such a broadcast fails at the call on every database,
+     * never inside a writer batch.
+     */
+    private static String unstorableChannel(String channel) {
+        for (int i = 0; i < channel.length(); i++) {
+            char c = channel.charAt(i);
+            if (c == '\0') {
+                return "Cable channel name contains a NUL character at index " + i + ", which databases cannot store";
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < channel.length()
+                    && Character.isLowSurrogate(channel.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return "Cable channel name contains a lone UTF-16 surrogate at index " + i
+                        + ", which is not valid text (it cannot be stored as UTF-8)";
+            }
+        }
+        return null;
+    }
+
     /** Records a failure of the WebSocket layer in the same counters and rate-limited log as the core's. */
     public void recordFailure(CableStats.Failure kind, String message) {
         failures.record(kind, message, null);
@@ -262,27 +282,42 @@ public final class CableEngine implements Cable {
 
     private CompletionStage<Void> send(String channel, byte[] payload, boolean binary, boolean joinTransaction) {
         String problem = channelProblem(channel);
+        if (problem == null) {
+            problem = unstorableChannel(channel);
+        }
         if (problem != null) {
-            return rejected(new CableException.InvalidMessage(problem));
+            return rejected(new CableException.InvalidMessage(problem), joinTransaction);
         }
         if (payload.length > maxPayloadSize) {
             return rejected(new CableException.InvalidMessage("Cable broadcast payload on '" + channel + "' is "
                     + payload.length + " bytes, over quarkus.cable.max-payload-size (" + maxPayloadSize
-                    + " bytes)"));
+                    + " bytes)"), joinTransaction);
         }
         stats.broadcastAccepted();
         OutgoingMessage message = new OutgoingMessage(channel, ChannelHash.of(channel), payload, binary,
                 System.nanoTime(), new CompletableFuture<>());
         TransactionalBroadcasts joined = joinTransaction ? transactions : null;
         CompletableFuture<Void> inTransaction = joined == null ? null : joined.join(message);
-        CompletableFuture<Void> result = inTransaction != null ? inTransaction : transport.send(message);
+        // Numbered only while a capture is open (tests), so its fence knows what it waits for.
+        long tapped = taps.isEmpty() ? 0 : taps.accepted();
+        CompletableFuture<Void> result;
+        try {
+            result = inTransaction != null ? inTransaction : transport.send(message);
+        } catch (RuntimeException e) {
+            if (tapped != 0) {
+                taps.settled(tapped);
+            }
+            throw e;
+        }
         result.whenComplete((ignored, failure) -> {
-            if (failure == null) {
-                if (!taps.isEmpty()) {
-                    taps.committed(channel, payload, binary);
-                }
-            } else if (failure instanceof CableException.RolledBack) {
-                // The application's transaction decided; nothing failed in the cable.
+            if (failure == null && !taps.isEmpty()) {
+                taps.committed(channel, payload, binary);
+            }
+            if (tapped != 0) {
+                taps.settled(tapped);
+            }
+            if (failure == null || failure instanceof CableException.RolledBack) {
+                // Stored, or the application's transaction decided: nothing failed in the cable.
             } else {
                 failures.record(kindOf(failure), "Cable broadcast on '" + channel + "' failed: " + failure.getMessage(),
                         failure instanceof CableException.StorageFailed
@@ -292,8 +327,17 @@ public final class CableEngine implements Cable {
         return result;
     }
 
-    private CompletionStage<Void> rejected(CableException failure) {
+    /**
+     * A broadcast refused before queueing. Inside a transaction it would join, the refusal is thrown at the call and
+     * the transaction is marked rollback-only, so its data never commits without the broadcast; otherwise it is the
+     * failed stage.
+     */
+    private CompletionStage<Void> rejected(CableException failure, boolean joinTransaction) {
         failures.record(CableStats.Failure.INVALID, failure.getMessage(), null);
+        TransactionalBroadcasts joined = joinTransaction ? transactions : null;
+        if (joined != null) {
+            joined.refuseInTransaction(failure);
+        }
         return CompletableFuture.failedFuture(failure);
     }
 

@@ -27,7 +27,9 @@ import io.quarkus.arc.Arc;
  * }
  * }</pre>
  *
- * Captured messages carry id 0: ids are assigned by the store, not known to the broadcaster.
+ * Captured messages carry id 0: ids are assigned by the store, not known to the broadcaster. To prove that nothing
+ * was broadcast, {@link #assertNothingBroadcast()} waits for every broadcast made so far to settle (see
+ * {@link #settle()}) instead of sleeping.
  */
 public final class BroadcastCapture implements AutoCloseable {
 
@@ -130,6 +132,53 @@ public final class BroadcastCapture implements AutoCloseable {
             }
             return List.copyOf(captured);
         }
+    }
+
+    /**
+     * A fence: waits until every broadcast made while this capture was open, up to this call, has settled (succeeded
+     * and been captured, failed, or its transaction rolled back), at most {@link #DEFAULT_TIMEOUT}, and returns what
+     * was captured. Exact, not a sleep: it counts the broadcasts the cable accepted, so when it returns nothing made
+     * before it is still on its way. A broadcast inside a transaction settles when that transaction ends, so call it
+     * after the transaction (the REST call, the {@code @Transactional} method) returned. Broadcasts made after the
+     * call (a job the request started in the background) are not waited for.
+     *
+     * @throws AssertionError when some broadcast had not settled in time
+     */
+    public List<CableMessage> settle() {
+        return settle(DEFAULT_TIMEOUT);
+    }
+
+    /** {@link #settle()} with its own timeout. */
+    public List<CableMessage> settle(Duration timeout) {
+        boolean settled;
+        try {
+            settled = engine.taps().fence(timeout.toNanos());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("Interrupted while waiting for broadcasts to settle", e);
+        }
+        if (!settled) {
+            throw new AssertionError("Broadcasts still unsettled after " + timeout + " (" + engine.taps().unsettled()
+                    + " in flight: queued, or in a transaction not yet ended); captured so far: " + describe());
+        }
+        return messages();
+    }
+
+    /**
+     * Asserts that nothing was broadcast on the matching channels: {@link #settle()}, then fails when anything was
+     * captured.
+     *
+     * @throws AssertionError listing what was captured
+     */
+    public void assertNothingBroadcast() {
+        List<CableMessage> sent = settle();
+        if (!sent.isEmpty()) {
+            throw new AssertionError("Expected no broadcasts, captured " + sent.size() + ": " + describe());
+        }
+    }
+
+    private List<String> describe() {
+        return messages().stream().map(m -> m.channel() + "=" + m.text()).toList();
     }
 
     /** Forgets what was captured (the capture goes on). */

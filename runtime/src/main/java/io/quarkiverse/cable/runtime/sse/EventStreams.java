@@ -59,7 +59,7 @@ public final class EventStreams {
         LocalSubscription subscription;
         try {
             subscription = engine.subscribe(channel, delivery, request, limit,
-                    (started, held) -> outcome(started, held, emitter, fresh, invalid));
+                    (started, held) -> outcome(engine, started, held, emitter, fresh, invalid));
         } catch (CableException e) {
             emitter.fail(e);
             return;
@@ -74,7 +74,7 @@ public final class EventStreams {
         });
     }
 
-    private static Recovery.Outcome outcome(LocalSubscription subscription, HeldDelivery held,
+    private static Recovery.Outcome outcome(CableEngine engine, LocalSubscription subscription, HeldDelivery held,
             MultiEmitter<? super OutboundSseEvent> emitter, boolean fresh, boolean invalid) {
         return new Recovery.Outcome() {
             @Override
@@ -90,11 +90,19 @@ public final class EventStreams {
 
             @Override
             public void unavailable(CableException.HistoryUnavailable reason) {
-                release(List.of(), () -> emitter.emit(lost(reason.reason().name().toLowerCase(Locale.ROOT), null)));
+                // Like invalid_id, the event carries the channel's position at the starting line: live delivery
+                // continues from there, so a client that reloaded its state resumes correctly from this id (or from
+                // the id of the last live message it got). Without it, EventSource would resend the refused id on
+                // its next reconnect and be told "history lost" again.
+                String resumeId = startingId(engine, subscription);
+                release(List.of(), () -> emitter.emit(new TextEvent(CableEventStream.HISTORY_LOST, resumeId,
+                        reason.reason().name().toLowerCase(Locale.ROOT))));
             }
 
             @Override
             public void failed(Exception failure) {
+                // No id: the history could not be read (the database failed), so the client's own Last-Event-ID is
+                // still the right one to retry with.
                 release(List.of(), () -> emitter.emit(lost("error", null)));
             }
 
@@ -103,6 +111,19 @@ public final class EventStreams {
                 subscription.confirm();
             }
         };
+    }
+
+    /**
+     * The id of the channel's position at the subscription's starting line ({@code 0} when it has no message yet),
+     * or null when that cannot be read: then the event carries no id.
+     */
+    private static String startingId(CableEngine engine, LocalSubscription subscription) {
+        try {
+            return id(engine.transport().history().replay(subscription.channel(), subscription.channelHash(),
+                    new HistoryRequest.PositionOnly(), subscription.startingLine()).position());
+        } catch (Exception e) {
+            return null;
+        }
     }
 
     /** A lost-history event; it carries the position to resume from when it is known. */

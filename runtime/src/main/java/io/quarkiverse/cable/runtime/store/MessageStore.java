@@ -77,6 +77,11 @@ public final class MessageStore {
                 new BatchWrite.Receipt(writerId, batchNumber, retry));
     }
 
+    /** Whether a failed write was the database refusing a row's data (see {@link SqlDialect#rejectsRow}). */
+    public boolean rejectsRow(SQLException failure) {
+        return sql.rejectsRow(failure);
+    }
+
     /** {@link #writeWithReceipt} found the batch already stored by an earlier attempt. */
     public static final long ALREADY_COMMITTED = -1;
 

@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.runtime.store;
 
+import java.sql.SQLException;
 import java.util.Locale;
 
 import io.quarkiverse.cable.runtime.wakeup.WakeupMode;
@@ -58,6 +59,41 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
 
     /** What {@code quarkus.cable.wakeup.mode=auto} means on this database. */
     public abstract WakeupMode defaultWakeup();
+
+    /**
+     * Whether {@code failure} is the database refusing a row's data: SQLState class 22 (data exception) or 23
+     * (integrity constraint), on the statement or on any exception chained to it. Writing the same rows again fails
+     * the same way, so the writer isolates the row instead of retrying; every other failure (connection loss 08,
+     * serialization and deadlock 40, administrator shutdown 57, lock timeouts, and what no class names) may pass on a
+     * retry. Databases that report some data errors under the generic class HY000 add their vendor codes.
+     */
+    public final boolean rejectsRow(SQLException failure) {
+        for (Throwable next = failure; next != null; next = next.getCause()) {
+            if (next instanceof SQLException sqlFailure) {
+                for (SQLException chained = sqlFailure; chained != null; chained = chained.getNextException()) {
+                    String state = chained.getSQLState();
+                    if (state != null && (state.startsWith("22") || state.startsWith("23"))) {
+                        return true;
+                    }
+                    if (rejectsRowByVendorCode(chained.getErrorCode())) {
+                        return true;
+                    }
+                    if (chained.getNextException() == chained) {
+                        break;
+                    }
+                }
+            }
+            if (next.getCause() == next) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    /** A vendor error code meaning "this row's data is refused" under a state outside classes 22 and 23. */
+    boolean rejectsRowByVendorCode(int errorCode) {
+        return false;
+    }
 
     /** The doorbell's LISTEN, or null when the database has no LISTEN/NOTIFY. */
     public String listenDoorbell() {
@@ -334,6 +370,16 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
     }
 
     static final class MariaDb extends SqlDialect {
+        /**
+         * MariaDB reports some refused values as SQLState HY000: 1366 incorrect value for a column (an invalid
+         * string for the column's character set), 1292 truncated incorrect value, 1048 NULL into a NOT NULL column
+         * (23000 in strict mode, HY000 otherwise), 4025 a CHECK constraint failed.
+         */
+        @Override
+        boolean rejectsRowByVendorCode(int errorCode) {
+            return errorCode == 1366 || errorCode == 1292 || errorCode == 1048 || errorCode == 4025;
+        }
+
         @Override
         public String ddlResource() {
             return "META-INF/quarkus-cable/ddl/mariadb.sql";

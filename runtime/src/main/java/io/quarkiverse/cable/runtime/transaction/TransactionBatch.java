@@ -58,7 +58,9 @@ final class TransactionBatch implements Synchronization {
             return null;
         }
         if (messages.size() >= owner.maxPerTransaction()) {
-            return CompletableFuture.failedFuture(new CableException.QueueFull(owner.maxPerTransaction()));
+            // Checked at the call, like an invalid broadcast: the transaction must not commit without it.
+            TransactionalBroadcasts.rollBackOnly(transaction);
+            throw new CableException.QueueFull(owner.maxPerTransaction());
         }
         TransactionStage<Void> stage = new TransactionStage<>(owner.transactions(), transaction);
         messages.add(message);

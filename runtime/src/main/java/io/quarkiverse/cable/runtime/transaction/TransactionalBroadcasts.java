@@ -89,6 +89,38 @@ public final class TransactionalBroadcasts {
         return batch.add(message);
     }
 
+    /**
+     * When a transaction is active on this thread, a broadcast it would have joined was refused: marks the transaction
+     * rollback-only and throws {@code failure}, so the transaction cannot commit its data without the broadcast
+     * (even when the caller catches the exception). Returns normally when there is no such transaction.
+     */
+    public void refuseInTransaction(CableException failure) {
+        Transaction transaction;
+        try {
+            transaction = transactions.getTransaction();
+            if (transaction == null) {
+                return;
+            }
+            int status = transaction.getStatus();
+            if (status != Status.STATUS_ACTIVE && status != Status.STATUS_MARKED_ROLLBACK) {
+                return;
+            }
+        } catch (SystemException e) {
+            return;
+        }
+        rollBackOnly(transaction);
+        throw failure;
+    }
+
+    static void rollBackOnly(Transaction transaction) {
+        try {
+            transaction.setRollbackOnly();
+        } catch (SystemException | IllegalStateException e) {
+            // Already completing: the refusal thrown to the caller still tells it.
+            LOG.debugf("Cable could not mark the transaction rollback-only: %s", e.getMessage());
+        }
+    }
+
     /** The transaction did not write on the cable's datasource: its broadcasts go through the writer now. */
     void sendAfterCommit(List<OutgoingMessage> messages, List<CompletableFuture<Void>> stages) {
         stats.sentAfterCommit(messages.size());

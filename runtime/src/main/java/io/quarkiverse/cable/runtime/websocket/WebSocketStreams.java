@@ -2,6 +2,7 @@ package io.quarkiverse.cable.runtime.websocket;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -137,6 +138,17 @@ public class WebSocketStreams implements CableStreams {
 
     @Override
     public CompletionStage<Void> start(WebSocketConnection connection, String channel, StreamCallback callback) {
+        Objects.requireNonNull(connection, "Cable stream connection must not be null");
+        try {
+            return startStream(connection, channel, callback);
+        } catch (CableException e) {
+            // The documented contract: every refusal is the failed stage, never an exception thrown at the call.
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private CompletionStage<Void> startStream(WebSocketConnection connection, String channel,
+            StreamCallback callback) {
         String problem = engine.channelProblem(channel);
         if (problem != null) {
             return CompletableFuture.failedFuture(new CableException.InvalidMessage(problem));
