@@ -3,7 +3,6 @@ package io.quarkiverse.cable.deployment;
 import java.util.Optional;
 
 import io.quarkiverse.cable.runtime.config.CableBuildTimeConfig;
-import io.quarkiverse.cable.runtime.dev.CableDevUiService;
 import io.quarkiverse.cable.runtime.observability.CableLivenessCheck;
 import io.quarkiverse.cable.runtime.observability.CableMetrics;
 import io.quarkiverse.cable.runtime.observability.CableObservability;
@@ -26,6 +25,8 @@ import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
  * (SmallRye Health, Micrometer, development mode), so none of their classes is loaded otherwise.
  */
 class CableObservabilityProcessor {
+
+    private static final String DEV_UI_SERVICE = "io.quarkiverse.cable.runtime.dev.CableDevUiService";
 
     /** The figures the checks, the metrics and the Dev UI share; harmless on its own (no optional class). */
     @BuildStep
@@ -61,9 +62,15 @@ class CableObservabilityProcessor {
         return card;
     }
 
-    /** The card's JSON-RPC methods; the class comes from quarkus-cable-dev, present in development mode only. */
+    /**
+     * The card's JSON-RPC methods. The class comes from quarkus-cable-dev, which the runtime's descriptor puts on the
+     * application's class path in development mode only; it is loaded by name from there, so this module needs no
+     * compile dependency on it (one would make the runtime's extension-descriptor goal resolve quarkus-cable-dev
+     * before the reactor built it: "Failed to resolve ...quarkus-cable-dev" on a fresh machine).
+     */
     @BuildStep(onlyIf = IsLocalDevelopment.class)
-    JsonRPCProvidersBuildItem devUiRpc() {
-        return new JsonRPCProvidersBuildItem(CableDevUiService.class);
+    JsonRPCProvidersBuildItem devUiRpc() throws ClassNotFoundException {
+        return new JsonRPCProvidersBuildItem(Class.forName(DEV_UI_SERVICE, false,
+                Thread.currentThread().getContextClassLoader()));
     }
 }

@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.deployment;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +11,11 @@ import jakarta.inject.Singleton;
 
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTarget;
+import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
+import org.jboss.jandex.IndexView;
+import org.jboss.jandex.MethodInfo;
 
 import io.quarkiverse.cable.StreamFrom;
 import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
@@ -21,6 +25,9 @@ import io.quarkiverse.cable.runtime.websocket.StreamTemplatesRecorder;
 import io.quarkiverse.cable.runtime.websocket.UpgradedConnections;
 import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.ExcludedTypeBuildItem;
+import io.quarkus.arc.deployment.GeneratedBeanBuildItem;
+import io.quarkus.arc.deployment.GeneratedBeanGizmoAdaptor;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.deployment.GeneratedClassGizmoAdaptor;
 import io.quarkus.deployment.annotations.BuildProducer;
@@ -35,6 +42,11 @@ import io.quarkus.gizmo.MethodCreator;
 import io.quarkus.gizmo.MethodDescriptor;
 import io.quarkus.gizmo.ResultHandle;
 import io.quarkus.runtime.configuration.ConfigurationException;
+import io.quarkus.websockets.next.OnBinaryMessage;
+import io.quarkus.websockets.next.OnOpen;
+import io.quarkus.websockets.next.OnPingMessage;
+import io.quarkus.websockets.next.OnPongMessage;
+import io.quarkus.websockets.next.OnTextMessage;
 import io.quarkus.websockets.next.WebSocket;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.vertx.core.http.WebSocketBase;
@@ -47,6 +59,18 @@ class CableWebSocketProcessor {
 
     private static final DotName STREAM_FROM = DotName.createSimple(StreamFrom.class);
     private static final DotName WEB_SOCKET = DotName.createSimple(WebSocket.class);
+    /** The callbacks WebSockets Next requires at least one of on a server endpoint. */
+    private static final List<DotName> REQUIRED_CALLBACKS = List.of(DotName.createSimple(OnOpen.class),
+            DotName.createSimple(OnTextMessage.class), DotName.createSimple(OnBinaryMessage.class),
+            DotName.createSimple(OnPingMessage.class), DotName.createSimple(OnPongMessage.class));
+    /**
+     * The suffix of the endpoint generated for a {@code @StreamFrom} class without callbacks. It starts with WebSockets
+     * Next's own suffix for the class it generates per endpoint: WebSockets Next maps a generated name back to its
+     * application class by cutting at the first occurrence of that suffix, and puts the generated class in the
+     * application's class loader only when that class is an application class (a file of the application). With any
+     * other name its generated class would land in the base class loader, which cannot see the application's.
+     */
+    static final String STREAMING_ENDPOINT_SUFFIX = "_WebSocketServerEndpoint_CableStreaming";
 
     @BuildStep
     AdditionalBeanBuildItem streamingBeans() {
@@ -101,6 +125,92 @@ class CableWebSocketProcessor {
                 .unremovable()
                 .supplier(recorder.socketAccess(context.newInstance(SocketAccess.GENERATED_CLASS)))
                 .done();
+    }
+
+    /**
+     * A {@code @StreamFrom} endpoint needs no callback of its own: the cable streams to its connections. WebSockets Next
+     * refuses an endpoint without {@code @OnOpen} or a message callback, and reads callbacks from the class files'
+     * index, so a method cannot be added to the class itself. Instead, for such a class, this generates a subclass
+     * that is the endpoint WebSockets Next serves: the class's own annotations (security, scope, ...), the same path
+     * (joined with enclosing endpoints') and endpoint id (so the templates, origin checks and upgrade checks keyed by
+     * it apply unchanged), and an empty {@code @OnOpen}. The class itself is excluded from bean discovery, so one
+     * bean serves the path; its fields, injection points and other callbacks (such as {@code @OnClose}) are
+     * inherited.
+     */
+    @BuildStep
+    void callbackLessEndpoints(CombinedIndexBuildItem combined, BuildProducer<GeneratedBeanBuildItem> generatedBeans,
+            BuildProducer<ExcludedTypeBuildItem> excluded) {
+        IndexView index = combined.getIndex();
+        for (AnnotationInstance streamFrom : index.getAnnotations(STREAM_FROM)) {
+            if (streamFrom.target().kind() != AnnotationTarget.Kind.CLASS) {
+                continue;
+            }
+            ClassInfo endpoint = streamFrom.target().asClass();
+            if (endpoint.declaredAnnotation(WEB_SOCKET) == null || declaresCallback(index, endpoint)) {
+                continue;
+            }
+            checkSubclassable(endpoint);
+            String generatedName = endpoint.name().toString() + STREAMING_ENDPOINT_SUFFIX;
+            try (ClassCreator subclass = ClassCreator.builder()
+                    .classOutput(new GeneratedBeanGizmoAdaptor(generatedBeans))
+                    .className(generatedName)
+                    .superClass(endpoint.name().toString())
+                    .build()) {
+                for (AnnotationInstance annotation : endpoint.declaredAnnotations()) {
+                    if (!annotation.name().equals(WEB_SOCKET) && !annotation.name().equals(STREAM_FROM)) {
+                        subclass.addAnnotation(annotation);
+                    }
+                }
+                subclass.addAnnotation(AnnotationInstance.create(WEB_SOCKET, null,
+                        webSocketValues(endpoint, EndpointPaths.joinedPath(index, endpoint))));
+                MethodCreator opened = subclass.getMethodCreator("cableStreamOpened", void.class);
+                opened.setModifiers(java.lang.reflect.Modifier.PUBLIC);
+                opened.addAnnotation(OnOpen.class);
+                opened.returnVoid();
+            }
+            excluded.produce(new ExcludedTypeBuildItem(endpoint.name().toString()));
+        }
+    }
+
+    /** Whether the class or a superclass in the index has a callback WebSockets Next counts as one. */
+    private static boolean declaresCallback(IndexView index, ClassInfo endpoint) {
+        for (ClassInfo type = endpoint; type != null; type = type.superName() == null
+                || type.superName().equals(DotName.OBJECT_NAME) ? null : index.getClassByName(type.superName())) {
+            for (DotName callback : REQUIRED_CALLBACKS) {
+                List<AnnotationInstance> annotations = type.annotationsMap().get(callback);
+                if (annotations != null && annotations.stream()
+                        .anyMatch(annotation -> annotation.target().kind() == AnnotationTarget.Kind.METHOD)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static void checkSubclassable(ClassInfo endpoint) {
+        boolean innerInstanceClass = endpoint.nestingType() != ClassInfo.NestingType.TOP_LEVEL
+                && !java.lang.reflect.Modifier.isStatic(endpoint.flags());
+        MethodInfo constructor = endpoint.method("<init>");
+        if (java.lang.reflect.Modifier.isFinal(endpoint.flags()) || innerInstanceClass || constructor == null
+                || java.lang.reflect.Modifier.isPrivate(constructor.flags())) {
+            throw new ConfigurationException("@StreamFrom endpoint " + endpoint.name()
+                    + " declares no callback, so the cable serves it through a generated subclass, which needs a"
+                    + " non-final, static (or top-level) class with a non-private no-argument constructor; or declare"
+                    + " an @OnOpen method (it may be empty) and the class is served as it is");
+        }
+    }
+
+    /** The endpoint's {@code @WebSocket} values, with its joined path and its endpoint id made explicit. */
+    private static List<AnnotationValue> webSocketValues(ClassInfo endpoint, String joinedPath) {
+        List<AnnotationValue> values = new ArrayList<>();
+        for (AnnotationValue value : endpoint.declaredAnnotation(WEB_SOCKET).values()) {
+            if (!value.name().equals("path") && !value.name().equals("endpointId")) {
+                values.add(value);
+            }
+        }
+        values.add(AnnotationValue.createStringValue("path", joinedPath));
+        values.add(AnnotationValue.createStringValue("endpointId", EndpointPaths.endpointId(endpoint)));
+        return values;
     }
 
     private static List<String> checkedTemplates(ClassInfo endpoint, AnnotationInstance streamFrom, String path) {

@@ -1,0 +1,4 @@
+package io.quarkiverse.cable.examples;
+
+public record TodoView(Long id, String title) {
+}

@@ -1,0 +1,32 @@
+package io.quarkiverse.cable.examples;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+
+import org.jboss.resteasy.reactive.RestHeader;
+import org.jboss.resteasy.reactive.RestPath;
+
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableEventStream;
+import io.smallrye.mutiny.Multi;
+
+/** Server-Sent Events with resume, from the recovery page (SseResumeTest reconnects with Last-Event-ID). */
+@Path("/")
+public class EventsResource {
+
+    @Inject
+    Cable cable;
+
+    // tag::sse-events[]
+    @GET
+    @Path("/events/{room}")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    public Multi<OutboundSseEvent> events(@RestPath String room, @RestHeader("Last-Event-ID") String lastEventId) {
+        return CableEventStream.stream(cable, "chat:" + room, lastEventId);
+    }
+    // end::sse-events[]
+}
