@@ -47,7 +47,7 @@ import io.quarkiverse.cable.runtime.CableStats;
 @Measurement(iterations = 3)
 public class BroadcastThroughput {
 
-    @Param({ "memory", "h2", "postgresql", "mariadb", "redis", "redis-pipelined" })
+    @Param({ "memory", "h2", "postgresql", "postgresql-sql", "mariadb", "mariadb-sql", "redis", "redis-pipelined" })
     public String backend;
 
     @Param({ "1", "5" })

@@ -40,8 +40,8 @@ import redis.clients.jedis.Jedis;
  */
 public final class ThroughputMain {
 
-    private static final List<String> ALL_BACKENDS = List.of("memory", "h2", "postgresql", "mariadb", "redis",
-            "redis-pipelined");
+    private static final List<String> ALL_BACKENDS = List.of("memory", "h2", "postgresql", "postgresql-sql", "mariadb",
+            "mariadb-sql", "redis", "redis-pipelined");
 
     public static void main(String[] args) throws Exception {
         int broadcasts = Integer.parseInt(Backend.prop("bench.broadcasts", "100000"));
@@ -196,6 +196,11 @@ public final class ThroughputMain {
                 }
             }
         }
+        if (Arrays.stream(backends).anyMatch(backend -> backend.endsWith("-sql"))) {
+            md.append("\n\"SQL cable_broadcast\" rows: each thread calls the SQL broadcast on a JDBC connection of its own in")
+                    .append(" autocommit mode, one call (one transaction) at a time, as a SQL client publishing one event per")
+                    .append(" transaction does; they bypass the writer, so there is no batch.\n");
+        }
         md.append("\n").append(anomalies.isEmpty() ? "No failures: every broadcast of every measured operation completed."
                 : "**Anomalies:**\n\n- " + String.join("\n- ", anomalies)).append("\n\n");
         md.append("Avg batch = `CableStats.committed / CableStats.batches` over the measured operations (broadcasts per")
@@ -257,6 +262,8 @@ public final class ThroughputMain {
             case "h2" -> "Cable H2 (in-memory)";
             case "postgresql" -> "Cable PostgreSQL";
             case "mariadb" -> "Cable MariaDB";
+            case "postgresql-sql" -> "SQL cable_broadcast, PostgreSQL";
+            case "mariadb-sql" -> "SQL CALL cable_broadcast, MariaDB";
             case "redis" -> "Redis PUBLISH";
             case "redis-pipelined" -> "Redis PUBLISH, pipelined";
             default -> backend;
