@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Broadcast throughput of Quarkus Cable (memory, H2, PostgreSQL, MariaDB) against Redis PUBLISH, 1, 5 and 20 threads.
+# Broadcast throughput of Quarkus Cable (memory, H2, PostgreSQL, MariaDB, and the SQL broadcast cable_broadcast on
+# PostgreSQL and MariaDB) against Redis PUBLISH, 1, 5 and 20 threads.
 #
 #   bench/run-throughput.sh            full run: 100,000 broadcasts per operation, 1 warm-up + 3 measured
 #                                      -> bench/results/throughput.md (about 4-5 minutes on 2 cores)
