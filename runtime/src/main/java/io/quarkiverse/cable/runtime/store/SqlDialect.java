@@ -561,7 +561,7 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
                         DECLARE new_epoch VARCHAR(32);
                         DECLARE digits CHAR(36) DEFAULT '0123456789abcdefghijklmnopqrstuvwxyz';
                         DECLARE problem VARCHAR(255);
-                        IF channel IS NULL OR channel = '' THEN
+                        IF channel IS NULL OR CHAR_LENGTH(channel) = 0 THEN
                             SIGNAL SQLSTATE '22004'
                                 SET MESSAGE_TEXT = 'cable_broadcast: the channel name must not be null or empty';
                         END IF;
