@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Broadcast throughput of Quarkus Cable (memory, H2, PostgreSQL, MariaDB) against Redis PUBLISH, 1, 5 and 20 threads.
+# Broadcast throughput of Quarkus Cable (memory, H2, PostgreSQL, MariaDB, and the SQL broadcast cable_broadcast on
+# PostgreSQL and MariaDB) against Redis PUBLISH, 1, 5 and 20 threads.
 #
 #   bench/run-throughput.sh            full run: 100,000 broadcasts per operation, 1 warm-up + 3 measured
 #                                      -> bench/results/throughput.md (about 4-5 minutes on 2 cores)
-#   bench/run-throughput.sh --smoke    quick check: 10,000 broadcasts, 1 warm-up + 1 measured
+#                                      (the SQL broadcast, one transaction per call: 5,000)
+#   bench/run-throughput.sh --smoke    quick check: 10,000 broadcasts (SQL broadcast: 1,000), 1 warm-up + 1 measured
 #                                      -> bench/results/throughput-smoke.md (about a minute)
 #
 # Environment: BENCH_SMOKE=1 (same as --smoke); BENCH_SKIP_INSTALL=1 to use the quarkus-cable already installed in
@@ -36,10 +38,10 @@ fi
 
 # --- run ------------------------------------------------------------------------------------------------------
 if [ "$SMOKE" = "1" ]; then
-  MODE=(-Dbench.broadcasts=10000 -Dbench.warmups=1 -Dbench.iterations=1 -Dbench.out=bench/results/throughput-smoke.md)
+  MODE=(-Dbench.broadcasts=10000 -Dbench.sqlBroadcasts=1000 -Dbench.warmups=1 -Dbench.iterations=1 -Dbench.out=bench/results/throughput-smoke.md)
   COMMAND="bench/run-throughput.sh --smoke"
 else
-  MODE=(-Dbench.broadcasts=100000 -Dbench.warmups=1 -Dbench.iterations=3 -Dbench.out=bench/results/throughput.md)
+  MODE=(-Dbench.broadcasts=100000 -Dbench.sqlBroadcasts=5000 -Dbench.warmups=1 -Dbench.iterations=3 -Dbench.out=bench/results/throughput.md)
   COMMAND="bench/run-throughput.sh"
 fi
 if [ -n "${BENCH_JAVA_OPTS:-}" ]; then

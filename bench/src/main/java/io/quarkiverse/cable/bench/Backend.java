@@ -52,6 +52,7 @@ abstract class Backend {
         return switch (name) {
             case "memory" -> new CableBackend(name, null, cableWindow);
             case "h2", "postgresql", "mariadb" -> new CableBackend(name, name, cableWindow);
+            case "postgresql-sql", "mariadb-sql" -> new SqlBackend(name, name.substring(0, name.indexOf('-')), threads);
             case "redis" -> new RedisBackend(name, threads, false, window);
             case "redis-pipelined" -> new RedisBackend(name, threads, true, window);
             default -> throw new IllegalArgumentException("Unknown backend " + name);
@@ -153,6 +154,75 @@ abstract class Backend {
             if (dataSource != null) {
                 dataSource.close();
             }
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /**
+     * The SQL broadcast: {@code cable_broadcast(channel, payload)} called by each thread on a JDBC connection of its
+     * own in autocommit mode, so every broadcast is one transaction, as from a SQL client that publishes one event at
+     * a time. A cable node on the same database runs beside it (it installs the routine, and its poller reads what the
+     * calls write), but the broadcasts do not go through its writer: a call counts once it returned (committed).
+     */
+    static final class SqlBackend extends Backend {
+        private final String name;
+        private final String dbKind;
+        private final int threads;
+        private final CableBackend node;
+        private final List<Connection> connections = new ArrayList<>();
+
+        SqlBackend(String name, String dbKind, int threads) {
+            this.name = name;
+            this.dbKind = dbKind;
+            this.threads = threads;
+            this.node = new CableBackend(dbKind, dbKind, 1);
+        }
+
+        @Override
+        void start() throws Exception {
+            node.start();
+            for (int i = 0; i < threads; i++) {
+                Connection connection = java.sql.DriverManager.getConnection(jdbcUrl(dbKind), user(dbKind),
+                        password(dbKind));
+                connection.setAutoCommit(true);
+                connections.add(connection);
+            }
+        }
+
+        @Override
+        void clean() throws SQLException {
+            node.clean();
+        }
+
+        @Override
+        void run(int thread, int count, String[] channels, Tally tally) {
+            String call = dbKind.equals("postgresql") ? "SELECT cable_broadcast(?, ?)" : "CALL cable_broadcast(?, ?)";
+            try (java.sql.PreparedStatement statement = connections.get(thread).prepareStatement(call)) {
+                for (int i = 0; i < count; i++) {
+                    statement.setString(1, channels[i % channels.length]);
+                    statement.setString(2, PAYLOAD);
+                    try {
+                        statement.execute();
+                        tally.ok.increment();
+                    } catch (SQLException e) {
+                        tally.fail(e);
+                    }
+                }
+            } catch (SQLException e) {
+                tally.fail(e);
+            }
+        }
+
+        @Override
+        void stop() throws Exception {
+            for (Connection connection : connections) {
+                connection.close();
+            }
+            node.stop();
         }
 
         @Override

@@ -47,7 +47,7 @@ import io.quarkiverse.cable.runtime.CableStats;
 @Measurement(iterations = 3)
 public class BroadcastThroughput {
 
-    @Param({ "memory", "h2", "postgresql", "mariadb", "redis", "redis-pipelined" })
+    @Param({ "memory", "h2", "postgresql", "postgresql-sql", "mariadb", "mariadb-sql", "redis", "redis-pipelined" })
     public String backend;
 
     @Param({ "1", "5" })
@@ -64,6 +64,11 @@ public class BroadcastThroughput {
     @Param({ "2000" })
     public int window;
 
+    /**
+     * Broadcasts per operation for this backend: {@link #broadcasts}, or {@code bench.sqlBroadcasts} for the SQL
+     * broadcast ({@code *-sql}), whose one-transaction-per-call rate is two orders of magnitude below the writer's.
+     */
+    private int operationSize;
     private Backend target;
     private ExecutorService workers;
     private String[] channelNames;
@@ -90,8 +95,10 @@ public class BroadcastThroughput {
                 + ", org.postgresql FINEST enabled: "
                 + java.util.logging.Logger.getLogger("org.postgresql.core.v3.QueryExecutorImpl")
                         .isLoggable(java.util.logging.Level.FINEST));
-        if (broadcasts % threads != 0) {
-            throw new IllegalArgumentException("broadcasts (" + broadcasts + ") must divide by threads (" + threads + ")");
+        operationSize = operationSize(backend, broadcasts);
+        if (operationSize % threads != 0) {
+            throw new IllegalArgumentException("broadcasts (" + operationSize + ") must divide by threads (" + threads
+                    + ")");
         }
         channelNames = new String[channels];
         for (int i = 0; i < channels; i++) {
@@ -120,7 +127,7 @@ public class BroadcastThroughput {
 
     @Benchmark
     public long broadcast() throws Exception {
-        int perThread = broadcasts / threads;
+        int perThread = operationSize / threads;
         long start = System.nanoTime();
         List<Future<?>> running = new ArrayList<>(threads);
         for (int t = 0; t < threads; t++) {
@@ -144,7 +151,7 @@ public class BroadcastThroughput {
         long batches = stats == null ? -1 : stats.batches() - batchesBefore;
         long cableFailures = stats == null ? -1 : failureSum(stats) - failuresBefore;
         Throwable first = tally.firstFailure.get();
-        String line = String.join("\t", backend, Integer.toString(threads), Integer.toString(broadcasts),
+        String line = String.join("\t", backend, Integer.toString(threads), Integer.toString(operationSize),
                 iteration.getType().name(), Long.toString(elapsedNanos), Long.toString(tally.ok.sum()),
                 Long.toString(tally.failed.sum()), Long.toString(committed), Long.toString(batches),
                 Long.toString(cableFailures), first == null ? "-" : oneLine(first.toString())) + "\n";
@@ -154,7 +161,7 @@ public class BroadcastThroughput {
                     StandardOpenOption.APPEND);
         }
         if (tally.failed.sum() > 0) {
-            System.out.println("FAILURES: " + tally.failed.sum() + " of " + broadcasts + ", first: " + first);
+            System.out.println("FAILURES: " + tally.failed.sum() + " of " + operationSize + ", first: " + first);
         }
     }
 
@@ -162,6 +169,12 @@ public class BroadcastThroughput {
     public void stopTrial() throws Exception {
         workers.shutdownNow();
         target.stop();
+    }
+
+    /** {@code broadcasts}, or {@code bench.sqlBroadcasts} (default: the same) for a SQL broadcast backend. */
+    static int operationSize(String backend, int broadcasts) {
+        return backend.endsWith("-sql") ? Integer.parseInt(Backend.prop("bench.sqlBroadcasts", Integer.toString(broadcasts)))
+                : broadcasts;
     }
 
     private static long failureSum(CableStats stats) {

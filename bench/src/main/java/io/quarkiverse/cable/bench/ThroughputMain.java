@@ -40,8 +40,8 @@ import redis.clients.jedis.Jedis;
  */
 public final class ThroughputMain {
 
-    private static final List<String> ALL_BACKENDS = List.of("memory", "h2", "postgresql", "mariadb", "redis",
-            "redis-pipelined");
+    private static final List<String> ALL_BACKENDS = List.of("memory", "h2", "postgresql", "postgresql-sql", "mariadb",
+            "mariadb-sql", "redis", "redis-pipelined");
 
     public static void main(String[] args) throws Exception {
         int broadcasts = Integer.parseInt(Backend.prop("bench.broadcasts", "100000"));
@@ -161,8 +161,9 @@ public final class ThroughputMain {
                     continue;
                 }
                 double meanMs = s.getMean();
-                double rate = broadcasts / (meanMs / 1000.0);
-                double best = broadcasts / (s.getMin() / 1000.0);
+                int size = BroadcastThroughput.operationSize(backend, broadcasts);
+                double rate = size / (meanMs / 1000.0);
+                double best = size / (s.getMin() / 1000.0);
                 String ratio = redis == null ? "n/a"
                         : String.format(Locale.ROOT, "%.2f", rate / (broadcasts / (redis.getMean() / 1000.0)));
                 String failed = o == null ? "?" : Long.toString(o.failed);
@@ -180,7 +181,7 @@ public final class ThroughputMain {
                 if (o == null) {
                     anomalies.add(label(backend) + " x " + t + ": no per-iteration stats recorded");
                 } else {
-                    long expected = (long) broadcasts * o.iterations;
+                    long expected = (long) size * o.iterations;
                     if (o.failed > 0 || o.ok != expected) {
                         anomalies.add(String.format(Locale.ROOT, "%s x %s: %d of %d broadcasts failed (%d ok); first: %s",
                                 label(backend), t, o.failed, expected, o.ok, o.firstFailure));
@@ -195,6 +196,13 @@ public final class ThroughputMain {
                     }
                 }
             }
+        }
+        if (Arrays.stream(backends).anyMatch(backend -> backend.endsWith("-sql"))) {
+            md.append("\n\"SQL cable_broadcast\" rows: each thread calls the SQL broadcast on a JDBC connection of its own in")
+                    .append(" autocommit mode, one call (one transaction) at a time, as a SQL client publishing one event per")
+                    .append(" transaction does; they bypass the writer, so there is no batch. Their operations are ")
+                    .append(String.format(Locale.ROOT, "%,d", BroadcastThroughput.operationSize("x-sql", broadcasts)))
+                    .append(" broadcasts (`bench.sqlBroadcasts`).\n");
         }
         md.append("\n").append(anomalies.isEmpty() ? "No failures: every broadcast of every measured operation completed."
                 : "**Anomalies:**\n\n- " + String.join("\n- ", anomalies)).append("\n\n");
@@ -257,6 +265,8 @@ public final class ThroughputMain {
             case "h2" -> "Cable H2 (in-memory)";
             case "postgresql" -> "Cable PostgreSQL";
             case "mariadb" -> "Cable MariaDB";
+            case "postgresql-sql" -> "SQL cable_broadcast, PostgreSQL";
+            case "mariadb-sql" -> "SQL CALL cable_broadcast, MariaDB";
             case "redis" -> "Redis PUBLISH";
             case "redis-pipelined" -> "Redis PUBLISH, pipelined";
             default -> backend;

@@ -37,12 +37,15 @@ public interface CableRuntimeConfig {
     /**
      * The largest payload a broadcast may carry. Larger broadcasts fail with `CableException.InvalidMessage`.
      * The tables hold payloads of at least 16 MiB; MariaDB and MySQL also need a `max_allowed_packet` above it.
+     * The SQL broadcast `cable_broadcast` enforces it too: the value is written into the routine when the schema is
+     * installed, and a changed value makes `update` reinstall it (`validate` lists the statements).
      */
     @WithDefault("1M")
     MemorySize maxPayloadSize();
 
     /**
      * The longest channel name, in characters. Longer names fail the broadcast or the subscription.
+     * The SQL broadcast `cable_broadcast` enforces it too, written into the routine when the schema is installed.
      */
     @WithDefault("1024")
     int maxChannelLength();

@@ -98,7 +98,8 @@ public final class DatabaseTransport implements Transport {
         SchemaStrategy strategy = config.schema().strategy().orElseGet(() -> SchemaStrategy.defaultFor(LaunchMode.current()));
         try {
             try (Connection connection = source.getConnection()) {
-                new SchemaManager(dialect).apply(connection, strategy, threadSuffix());
+                new SchemaManager(dialect, config.maxChannelLength(), config.maxPayloadSize().asLongValue())
+                        .apply(connection, strategy, threadSuffix());
             }
             poller.start(threadSuffix());
         } catch (SQLException e) {

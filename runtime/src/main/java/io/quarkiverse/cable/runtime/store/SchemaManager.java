@@ -12,6 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import org.jboss.logging.Logger;
+
 import io.quarkiverse.cable.runtime.config.SchemaStrategy;
 
 /**
@@ -21,16 +23,28 @@ import io.quarkiverse.cable.runtime.config.SchemaStrategy;
  */
 public final class SchemaManager {
 
+    private static final Logger LOG = Logger.getLogger(SchemaManager.class);
+
     private final SqlDialect dialect;
     private final SchemaScript script;
+    /** The SQL broadcast, installed after the tables; null when this manager handles the tables only. */
+    private final SqlBroadcastRoutines routines;
 
     public SchemaManager(SqlDialect dialect, SchemaScript script) {
         this.dialect = dialect;
         this.script = script;
+        this.routines = null;
     }
 
     public SchemaManager(SqlDialect dialect) {
         this(dialect, SchemaScript.load(dialect.ddlResource()));
+    }
+
+    /** The tables and the SQL broadcast ({@code cable_broadcast}) with the configured limits written into it. */
+    public SchemaManager(SqlDialect dialect, int maxChannelLength, long maxPayloadSize) {
+        this.dialect = dialect;
+        this.script = SchemaScript.load(dialect.ddlResource());
+        this.routines = new SqlBroadcastRoutines(dialect, maxChannelLength, maxPayloadSize);
     }
 
     /** Applies {@code strategy} on {@code connection}; {@code datasource} names it in the failure message. */
@@ -81,6 +95,14 @@ public final class SchemaManager {
                 } catch (SQLException e) {
                     // Another node may have run the same statement since: only fail if it is still needed.
                     if (missing(connection).contains(ddl)) {
+                        if (routines != null && routines.owns(ddl, connection)) {
+                            // The cable works without its SQL broadcast (MySQL with binary logging, for one, needs
+                            // SUPER or log_bin_trust_function_creators to create a function).
+                            LOG.warnf("Quarkus Cable could not install the SQL broadcast cable_broadcast(channel,"
+                                    + " payload): %s. Broadcasts from Java work; run the statement yourself:%n%s",
+                                    e.getMessage(), ddl);
+                            continue;
+                        }
                         throw e;
                     }
                 }
@@ -114,6 +136,9 @@ public final class SchemaManager {
                     statements.add(dialect.createIndex(index.getKey(), table.name(), index.getValue()));
                 }
             }
+        }
+        if (routines != null) {
+            statements.addAll(routines.missing(connection));
         }
         return statements;
     }

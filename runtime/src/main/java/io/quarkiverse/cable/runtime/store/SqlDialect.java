@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime.store;
 
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Locale;
 
 import io.quarkiverse.cable.runtime.wakeup.WakeupMode;
@@ -250,6 +251,29 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         return "SELECT " + MESSAGE_COLUMNS + " FROM cable_messages ORDER BY id DESC LIMIT ?";
     }
 
+    // The SQL broadcast (SqlBroadcastRoutines): cable_broadcast(channel, payload), for SQL clients and triggers.
+
+    /**
+     * The installed SQL broadcast routines' markers (a text containing {@link SqlBroadcastRoutines#marker()}), one
+     * row per routine in the connection's schema; null when this database has no SQL broadcast (H2).
+     */
+    String sqlBroadcastMarkers() {
+        return null;
+    }
+
+    /** How many routines {@link #sqlBroadcastRoutines} installs. */
+    int sqlBroadcastRoutineCount() {
+        return 0;
+    }
+
+    /**
+     * The statements that (re)install the SQL broadcast in {@code schema}, with the limits written in. Each is one
+     * JDBC statement (a routine body's own semicolons included).
+     */
+    List<String> sqlBroadcastRoutines(String schema, String marker, int maxChannelLength, long maxPayloadSize) {
+        return List.of();
+    }
+
     static final class H2 extends SqlDialect {
         @Override
         public String ddlResource() {
@@ -367,6 +391,102 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         public String selectExpiredForTrim() {
             return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED";
         }
+
+        /** The doorbell payload of SQL broadcasts: no node's id, so every node's poller wakes. */
+        static final String SQL_RING = "sql";
+
+        @Override
+        String sqlBroadcastMarkers() {
+            return "SELECT p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
+                    + " WHERE p.proname = 'cable_broadcast' AND n.nspname = current_schema()";
+        }
+
+        @Override
+        int sqlBroadcastRoutineCount() {
+            return 1;
+        }
+
+        /**
+         * One function, as one statement (the UPDATE of the shard row takes the writers' lock, held until the
+         * caller's transaction ends; the channel upsert then continues the newest committed position, as
+         * {@link PostgreSqlBatchWrite}'s does), and the revoke of PostgreSQL's default EXECUTE grant to PUBLIC: the
+         * function runs with its owner's rights (SECURITY DEFINER, search path pinned to the cable's schema), so
+         * only roles granted EXECUTE may broadcast.
+         */
+        @Override
+        List<String> sqlBroadcastRoutines(String schema, String marker, int maxChannelLength, long maxPayloadSize) {
+            String function = """
+                    CREATE OR REPLACE FUNCTION cable_broadcast(channel TEXT, payload TEXT) RETURNS BIGINT
+                    LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = @SCHEMA@, pg_temp AS $cable$
+                    -- @MARKER@
+                    DECLARE
+                        written TIMESTAMPTZ := clock_timestamp();
+                        message_id BIGINT;
+                        stream_pos BIGINT;
+                        channel_key BIGINT;
+                        bytes BYTEA;
+                        seconds BIGINT;
+                        new_epoch TEXT := '';
+                        digits CONSTANT TEXT := '0123456789abcdefghijklmnopqrstuvwxyz';
+                    BEGIN
+                        IF channel IS NULL OR channel = '' THEN
+                            RAISE EXCEPTION 'cable_broadcast: the channel name must not be null or empty'
+                                USING ERRCODE = '22004';
+                        END IF;
+                        IF length(channel) > @MAX_CHANNEL@ THEN
+                            RAISE EXCEPTION 'cable_broadcast: the channel name is % characters, over quarkus.cable.max-channel-length (@MAX_CHANNEL@)',
+                                length(channel) USING ERRCODE = '22001';
+                        END IF;
+                        IF payload IS NULL THEN
+                            RAISE EXCEPTION 'cable_broadcast: the payload must not be null' USING ERRCODE = '22004';
+                        END IF;
+                        bytes := convert_to(payload, 'UTF8');
+                        IF octet_length(bytes) > @MAX_PAYLOAD@ THEN
+                            RAISE EXCEPTION 'cable_broadcast: the payload is % bytes, over quarkus.cable.max-payload-size (@MAX_PAYLOAD@ bytes)',
+                                octet_length(bytes) USING ERRCODE = '54000';
+                        END IF;
+                        -- ChannelHash: the first 8 bytes of the SHA-256 of the UTF-8 name, a big-endian signed long.
+                        channel_key := ('x' || encode(substr(sha256(convert_to(channel, 'UTF8')), 1, 8), 'hex'))::bit(64)::bigint;
+                        -- The writers' lock and the id: the same row and statement as the cable's writer.
+                        UPDATE cable_shards SET last_id = last_id + 1 WHERE shard = 0 RETURNING last_id INTO message_id;
+                        IF NOT FOUND THEN
+                            RAISE EXCEPTION 'cable_broadcast: cable_shards has no row for shard 0: the cable schema is incomplete';
+                        END IF;
+                        -- Epochs.newEpoch: the second in base 36 and 6 random characters (kept when the channel exists).
+                        seconds := floor(extract(epoch FROM written));
+                        WHILE seconds > 0 LOOP
+                            new_epoch := substr(digits, (seconds % 36)::int + 1, 1) || new_epoch;
+                            seconds := seconds / 36;
+                        END LOOP;
+                        FOR i IN 1..6 LOOP
+                            new_epoch := new_epoch || substr(digits, floor(random() * 36)::int + 1, 1);
+                        END LOOP;
+                        INSERT INTO cable_channels AS c (channel_hash, channel, epoch, last_position, last_message_id,
+                                created_at, updated_at)
+                            VALUES (channel_key, cable_broadcast.channel, new_epoch, 1, message_id,
+                                written AT TIME ZONE 'UTC', written AT TIME ZONE 'UTC')
+                            ON CONFLICT (channel_hash) DO UPDATE SET last_position = c.last_position + 1,
+                                last_message_id = EXCLUDED.last_message_id, updated_at = EXCLUDED.updated_at
+                            RETURNING c.last_position INTO stream_pos;
+                        INSERT INTO cable_messages (id, channel_hash, channel, payload, binary_payload, stream_position,
+                                created_at)
+                            VALUES (message_id, channel_key, cable_broadcast.channel, bytes, FALSE, stream_pos,
+                                written AT TIME ZONE 'UTC');
+                        -- The doorbell, sent by PostgreSQL with the commit, only if it commits.
+                        PERFORM pg_notify('@DOORBELL@', '@RING@');
+                        RETURN message_id;
+                    END
+                    $cable$""";
+            return List.of(function.replace("@SCHEMA@", quoted(schema)).replace("@MARKER@", marker)
+                    .replace("@MAX_CHANNEL@", Integer.toString(maxChannelLength))
+                    .replace("@MAX_PAYLOAD@", Long.toString(maxPayloadSize))
+                    .replace("@DOORBELL@", DOORBELL_CHANNEL).replace("@RING@", SQL_RING),
+                    "REVOKE ALL ON FUNCTION cable_broadcast(TEXT, TEXT) FROM PUBLIC");
+        }
+
+        private static String quoted(String identifier) {
+            return "\"" + identifier.replace("\"", "\"\"") + "\"";
+        }
     }
 
     static final class MariaDb extends SqlDialect {
@@ -449,6 +569,107 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         public String selectExpiredForTrim() {
             // MariaDB 10.6+ and MySQL 8+ both accept SKIP LOCKED.
             return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED";
+        }
+
+        @Override
+        String sqlBroadcastMarkers() {
+            return "SELECT ROUTINE_COMMENT FROM information_schema.ROUTINES"
+                    + " WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_NAME = 'cable_broadcast'";
+        }
+
+        @Override
+        int sqlBroadcastRoutineCount() {
+            return 2;
+        }
+
+        /**
+         * A function that writes (the shard row's locking read takes the writers' lock, held until the caller's
+         * transaction ends; the channel upsert and the message insert follow, as {@link MariaDbBatchWrite}'s do) and a
+         * procedure of the same name for {@code CALL}. The writes are in a function because a function runs inside
+         * one statement: called in autocommit mode, a procedure's statements would each commit on their own, releasing
+         * the lock between the id and the message; a procedure cannot open a transaction of its own either and still
+         * be callable from a trigger. Both run with their definer's rights (SQL SECURITY DEFINER): a caller needs only
+         * EXECUTE on them. DROP and CREATE rather than CREATE OR REPLACE, which MySQL lacks.
+         */
+        @Override
+        List<String> sqlBroadcastRoutines(String schema, String marker, int maxChannelLength, long maxPayloadSize) {
+            String function = """
+                    CREATE FUNCTION cable_broadcast(channel TEXT CHARACTER SET utf8mb4,
+                        payload LONGTEXT CHARACTER SET utf8mb4) RETURNS BIGINT
+                    NOT DETERMINISTIC MODIFIES SQL DATA SQL SECURITY DEFINER
+                    COMMENT '@MARKER@'
+                    BEGIN
+                        DECLARE message_id BIGINT;
+                        DECLARE stream_pos BIGINT;
+                        DECLARE channel_key BIGINT;
+                        DECLARE digest DECIMAL(20, 0);
+                        DECLARE written DATETIME(6) DEFAULT UTC_TIMESTAMP(6);
+                        DECLARE new_epoch VARCHAR(32);
+                        DECLARE digits CHAR(36) DEFAULT '0123456789abcdefghijklmnopqrstuvwxyz';
+                        DECLARE problem VARCHAR(255);
+                        IF channel IS NULL OR CHAR_LENGTH(channel) = 0 THEN
+                            SIGNAL SQLSTATE '22004'
+                                SET MESSAGE_TEXT = 'cable_broadcast: the channel name must not be null or empty';
+                        END IF;
+                        IF CHAR_LENGTH(channel) > @MAX_CHANNEL@ THEN
+                            SET problem = CONCAT('cable_broadcast: the channel name is ', CHAR_LENGTH(channel),
+                                ' characters, over quarkus.cable.max-channel-length (@MAX_CHANNEL@)');
+                            SIGNAL SQLSTATE '22001' SET MESSAGE_TEXT = problem;
+                        END IF;
+                        IF payload IS NULL THEN
+                            SIGNAL SQLSTATE '22004' SET MESSAGE_TEXT = 'cable_broadcast: the payload must not be null';
+                        END IF;
+                        IF LENGTH(payload) > @MAX_PAYLOAD@ THEN
+                            SET problem = CONCAT('cable_broadcast: the payload is ', LENGTH(payload),
+                                ' bytes, over quarkus.cable.max-payload-size (@MAX_PAYLOAD@ bytes)');
+                            SIGNAL SQLSTATE '54000' SET MESSAGE_TEXT = problem;
+                        END IF;
+                        -- ChannelHash: the first 8 bytes of the SHA-256 of the UTF-8 name, a big-endian signed long.
+                        SET digest = CAST(CONV(LEFT(SHA2(channel, 256), 16), 16, 10) AS DECIMAL(20, 0));
+                        SET channel_key = IF(digest >= 9223372036854775808, digest - 18446744073709551616, digest);
+                        -- The writers' lock and the id: the same row the cable's writer locks.
+                        SELECT last_id + 1 INTO message_id FROM cable_shards WHERE shard = 0 FOR UPDATE;
+                        IF message_id IS NULL THEN
+                            SIGNAL SQLSTATE '55000' SET MESSAGE_TEXT
+                                = 'cable_broadcast: cable_shards has no row for shard 0: the cable schema is incomplete';
+                        END IF;
+                        UPDATE cable_shards SET last_id = message_id WHERE shard = 0;
+                        -- Epochs.newEpoch: the second in base 36 and 6 random characters (kept when the channel exists).
+                        SET new_epoch = CONCAT(LOWER(CONV(UNIX_TIMESTAMP(), 10, 36)),
+                            SUBSTRING(digits, FLOOR(1 + RAND() * 36), 1), SUBSTRING(digits, FLOOR(1 + RAND() * 36), 1),
+                            SUBSTRING(digits, FLOOR(1 + RAND() * 36), 1), SUBSTRING(digits, FLOOR(1 + RAND() * 36), 1),
+                            SUBSTRING(digits, FLOOR(1 + RAND() * 36), 1), SUBSTRING(digits, FLOOR(1 + RAND() * 36), 1));
+                        INSERT INTO cable_channels (channel_hash, channel, epoch, last_position, last_message_id,
+                                created_at, updated_at)
+                            VALUES (channel_key, channel, new_epoch, 1, message_id, written, written)
+                            ON DUPLICATE KEY UPDATE last_position = last_position + 1,
+                                last_message_id = VALUES(last_message_id), updated_at = VALUES(updated_at);
+                        SELECT last_position INTO stream_pos FROM cable_channels WHERE channel_hash = channel_key
+                            FOR UPDATE;
+                        INSERT INTO cable_messages (id, channel_hash, channel, payload, binary_payload, stream_position,
+                                created_at)
+                            VALUES (message_id, channel_key, channel, payload, FALSE, stream_pos, written);
+                        RETURN message_id;
+                    END""";
+            String procedure = """
+                    CREATE PROCEDURE cable_broadcast(IN channel TEXT CHARACTER SET utf8mb4,
+                        IN payload LONGTEXT CHARACTER SET utf8mb4)
+                    MODIFIES SQL DATA SQL SECURITY DEFINER
+                    COMMENT '@MARKER@'
+                    BEGIN
+                        DECLARE message_id BIGINT;
+                        -- One statement, so its writes commit together even in autocommit mode (not DO, which turns
+                        -- the function's errors into warnings).
+                        SELECT cable_broadcast(channel, payload) INTO message_id;
+                    END""";
+            return List.of("DROP FUNCTION IF EXISTS cable_broadcast", fill(function, marker, maxChannelLength,
+                    maxPayloadSize), "DROP PROCEDURE IF EXISTS cable_broadcast",
+                    fill(procedure, marker, maxChannelLength, maxPayloadSize));
+        }
+
+        private static String fill(String routine, String marker, int maxChannelLength, long maxPayloadSize) {
+            return routine.replace("@MARKER@", marker).replace("@MAX_CHANNEL@", Integer.toString(maxChannelLength))
+                    .replace("@MAX_PAYLOAD@", Long.toString(maxPayloadSize));
         }
     }
 }
