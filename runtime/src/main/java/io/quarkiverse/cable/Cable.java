@@ -1,5 +1,6 @@
 package io.quarkiverse.cable;
 
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -90,6 +91,37 @@ public interface Cable {
      * the reason. The caller then reloads its state and subscribes afresh.
      */
     Subscription subscribe(String channel, StreamPosition after, CableListener listener);
+
+    /**
+     * The page cursor: {@code channel}'s newest committed position as the caller's transaction sees it, for a page
+     * that renders data and then subscribes, so its client starts exactly after what was rendered
+     * ({@link #subscribe(String, Optional, CableListener)}, {@code TurboStreams.streamSourceTag(Optional, String...)},
+     * {@code CableEventStream.cursor(Optional)}); empty when the channel has no stored message yet (the client then
+     * starts from the channel's first message).
+     * <p>
+     * It is read on the cable's datasource with a plain SELECT: inside a JTA transaction on that datasource, on the
+     * transaction's own connection. It agrees exactly with the data the transaction reads when both come from one
+     * snapshot and the data's changes were broadcast in their own transactions (transactional broadcasts): on
+     * PostgreSQL and H2 a {@code REPEATABLE READ} (H2: {@code SNAPSHOT}) transaction, on MySQL/MariaDB InnoDB's default
+     * {@code REPEATABLE READ} with plain reads. At {@code READ COMMITTED}, read the cursor <i>first</i>: then nothing is
+     * lost, but a change committed between the two reads is both rendered and replayed. Blocking: never call it on an
+     * event loop. On the memory adapter it is this process's current position.
+     *
+     * @throws CableException.StorageFailed when the position could not be read
+     */
+    default Optional<StreamPosition> position(String channel) {
+        throw new UnsupportedOperationException("This Cable has no positions");
+    }
+
+    /**
+     * {@link #subscribe(String, StreamPosition, CableListener)} from a page cursor ({@link #position(String)}): after
+     * the position when there is one, else from the channel's first message (complete as long as the channel's first
+     * message is still stored).
+     */
+    default Subscription subscribe(String channel, Optional<StreamPosition> cursor, CableListener listener) {
+        return subscribe(channel, cursor.orElseThrow(() -> new UnsupportedOperationException(
+                "This Cable cannot subscribe from a channel's start")), listener);
+    }
 
     /** Which adapter carries the broadcasts: {@code database} or {@code memory}. */
     String adapter();

@@ -47,6 +47,17 @@ public final class CableEventStream {
     }
 
     /**
+     * The events of {@code channel} for a page that rendered its data with a page cursor
+     * ({@link StreamPosition#cursor}, passed back by the page, e.g. {@code new EventSource("/events/42?cursor=" + c)}):
+     * the stream starts right after the cursor, so nothing committed after the render is missed and nothing before
+     * it is sent. The browser's own {@code Last-Event-ID} (sent when it reconnects) is newer and wins.
+     */
+    public static Multi<OutboundSseEvent> stream(Cable cable, String channel, String lastEventId, String cursor) {
+        boolean resuming = lastEventId != null && !lastEventId.isBlank();
+        return stream(cable, channel, resuming ? lastEventId : cursor);
+    }
+
+    /**
      * The events of {@code channel}, resuming after {@code lastEventId} when it is not null or blank. Cancelling the
      * stream (the browser went away) ends the subscription; a client too slow to take the events ends the stream.
      */

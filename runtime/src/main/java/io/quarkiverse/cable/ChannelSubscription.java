@@ -19,6 +19,21 @@ public interface ChannelSubscription {
     /** Streams cable channel {@code channel} to this subscription; broadcasts arrive as {@code received(message)}. */
     void streamFrom(String channel);
 
+    /**
+     * Streams cable channel {@code channel} from a page cursor ({@code Cable.position}): the messages committed after
+     * it are replayed first (behind {@code confirm_subscription}, before any live one, none twice), so a page that
+     * rendered its data with the cursor misses nothing. An empty cursor replays from the channel's first message.
+     * Call it from {@link ChannelHandler#subscribed}; later, it streams live only.
+     * <p>
+     * A client of the extended protocol that asks for history with a position of its own for {@code channel} (after a
+     * reconnect) gets that instead: it is newer. When the history after the cursor is gone (trimmed, epoch changed,
+     * more than {@code quarkus.cable.history.max-replay}), an extended client gets {@code reject_history} (the page
+     * should reload); a plain {@code actioncable-v1-json} client cannot be told, and gets the live messages only.
+     */
+    default void streamFrom(String channel, java.util.Optional<StreamPosition> cursor) {
+        streamFrom(channel);
+    }
+
     /** Stops streaming {@code channel}. */
     void stopStream(String channel);
 

@@ -94,6 +94,19 @@ public final class TurboStreams {
     }
 
     /**
+     * The element that subscribes a Turbo page to the stream from a page cursor ({@link Cable#position(String)}, read
+     * in the transaction that rendered the page): it carries {@code data-cable-cursor="<epoch>:<offset>"} (or
+     * {@code "0"}), which both Turbo clients ({@code @hotwired/turbo-rails}, {@code @anycable/turbo-stream}) send as
+     * the {@code cable_cursor} parameter of their subscription, so the stream starts right after what the page shows:
+     * see {@link ChannelSubscription#streamFrom(String, java.util.Optional)}.
+     */
+    public String streamSourceTag(java.util.Optional<StreamPosition> cursor, String... streamables) {
+        return "<turbo-cable-stream-source channel=\"" + CHANNEL + "\" signed-stream-name=\""
+                + escape(signedStreamName(streamables)) + "\" data-cable-cursor=\"" + escape(StreamPosition.cursor(cursor))
+                + "\"></turbo-cable-stream-source>";
+    }
+
+    /**
      * The element that subscribes a Turbo page to the stream:
      * {@code <turbo-cable-stream-source channel="Turbo::StreamsChannel" signed-stream-name="..."></turbo-cable-stream-source>}.
      */

@@ -2,6 +2,7 @@ package io.quarkiverse.cable.runtime;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
@@ -162,6 +163,37 @@ public final class CableEngine implements Cable {
                 (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
                         + message.channel() + "' failed for message " + message.id(), failure));
         return subscribe(channel, mailbox, new HistoryRequest.After(after), subscriberBuffer,
+                new RecoveryOutcomes.EndOnFailure(channel, subscriberBuffer));
+    }
+
+    @Override
+    public Optional<StreamPosition> position(String channel) {
+        String problem = channelProblem(channel);
+        if (problem != null) {
+            throw new CableException.InvalidMessage(problem);
+        }
+        try {
+            return transport.position(channel, ChannelHash.of(channel));
+        } catch (java.sql.SQLException e) {
+            throw new CableException.StorageFailed("Cable position of '" + channel + "' could not be read", e);
+        }
+    }
+
+    @Override
+    public Subscription subscribe(String channel, Optional<StreamPosition> cursor, CableListener listener) {
+        if (cursor == null) {
+            throw new CableException.InvalidMessage("Cable subscription cursor must not be null");
+        }
+        if (cursor.isPresent()) {
+            return subscribe(channel, cursor.get(), listener);
+        }
+        if (listener == null) {
+            throw new CableException.InvalidMessage("Cable subscription listener must not be null");
+        }
+        OrderedMailbox mailbox = new OrderedMailbox(listener, subscriberBuffer + historySettings.maxReplay(),
+                (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
+                        + message.channel() + "' failed for message " + message.id(), failure));
+        return subscribe(channel, mailbox, new HistoryRequest.FromStart(), subscriberBuffer,
                 new RecoveryOutcomes.EndOnFailure(channel, subscriberBuffer));
     }
 

@@ -28,6 +28,15 @@ public interface Transport {
     /** Records the subscription's starting line, adds it to the subscriber map and confirms it. Never blocks. */
     void startSubscription(LocalSubscription subscription);
 
+    /**
+     * The channel's newest committed position as the caller's transaction sees it (see {@code Cable.position}); empty
+     * when the channel has no stored message. May block.
+     */
+    default Optional<io.quarkiverse.cable.StreamPosition> position(String channel, long channelHash)
+            throws SQLException {
+        return Optional.empty();
+    }
+
     /** Where recovering subscriptions read what they missed. */
     HistorySource history();
 

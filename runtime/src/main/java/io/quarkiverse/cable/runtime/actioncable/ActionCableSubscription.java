@@ -41,6 +41,8 @@ class ActionCableSubscription implements ChannelSubscription {
     private final HistoryPlan history;
     /** The history step of the streams started in {@code subscribed}; null without a history request. */
     private final GroupRecovery recovery;
+    /** The history step of {@code streamFrom(channel, cursor)} without a history request; created on first use. */
+    private GroupRecovery cursorRecovery;
 
     ActionCableSubscription(ActionCableConnection connection, ActionCableServer server, String identifier,
             JsonObject params, HistoryPlan history) {
@@ -133,6 +135,64 @@ class ActionCableSubscription implements ChannelSubscription {
     }
 
     @Override
+    public void streamFrom(String cableChannel, java.util.Optional<io.quarkiverse.cable.StreamPosition> cursor) {
+        if (confirmed || streams.containsKey(cableChannel)) {
+            streamFrom(cableChannel);
+            return;
+        }
+        io.quarkiverse.cable.runtime.history.HistoryRequest fromCursor = cursor.isPresent()
+                ? new io.quarkiverse.cable.runtime.history.HistoryRequest.After(cursor.get())
+                : new io.quarkiverse.cable.runtime.history.HistoryRequest.FromStart();
+        GroupRecovery group;
+        io.quarkiverse.cable.runtime.history.HistoryRequest request;
+        if (recovery != null) {
+            // The client's own position (a reconnect) is newer than the page's; without one, the cursor beats since.
+            group = recovery;
+            request = history.positions().containsKey(cableChannel) ? history.requestFor(cableChannel) : fromCursor;
+        } else {
+            group = cursorRecovery();
+            request = fromCursor;
+        }
+        EncodedFrames frames = server.acquireFrames(identifier, extended);
+        LocalSubscription stream;
+        int limit = outbox.limits().maxPendingFrames();
+        try {
+            DirectDelivery delivery = new DirectDelivery(frames::frameFor, this::deliver, limit);
+            stream = server.engine().subscribe(cableChannel, delivery, request, limit, group.member());
+        } catch (RuntimeException e) {
+            server.releaseFrames(identifier, extended);
+            throw e;
+        }
+        stream.closed().whenComplete((ignored, failure) -> server.releaseFrames(identifier, extended));
+        streams.put(cableChannel, stream);
+    }
+
+    /** The history step of cursor streams of a subscription that asked for no history itself. */
+    private synchronized GroupRecovery cursorRecovery() {
+        if (cursorRecovery == null) {
+            cursorRecovery = new GroupRecovery(new GroupRecovery.Answer() {
+                @Override
+                public void replayed(List<CableMessage> replay) {
+                    for (CableMessage message : replay) {
+                        deliver(extended ? Frames.extendedBroadcast(encodedIdentifier, message)
+                                : Frames.broadcast(encodedIdentifier, message));
+                    }
+                }
+
+                @Override
+                public void refused(String reason) {
+                    server.listenerFailure("Action Cable: the history after the page cursor of " + identifier
+                            + " is not available (" + reason + "): streaming live only");
+                    if (extended) {
+                        deliver(Frames.rejectHistory(encodedIdentifier));
+                    }
+                }
+            });
+        }
+        return cursorRecovery;
+    }
+
+    @Override
     public void stopStream(String cableChannel) {
         LocalSubscription stream = streams.remove(cableChannel);
         if (stream != null) {
@@ -188,6 +248,13 @@ class ActionCableSubscription implements ChannelSubscription {
     void historyReady() {
         if (recovery != null) {
             recovery.ready();
+        }
+        GroupRecovery cursors;
+        synchronized (this) {
+            cursors = cursorRecovery;
+        }
+        if (cursors != null) {
+            cursors.ready();
         }
     }
 

@@ -38,7 +38,21 @@ public class TurboStreamsChannel implements ChannelHandler {
             subscription.reject();
             return;
         }
-        subscription.streamFrom(stream);
+        Object cursor = subscription.params().getValue("cable_cursor");
+        if (cursor == null) {
+            subscription.streamFrom(stream);
+            return;
+        }
+        java.util.Optional<io.quarkiverse.cable.StreamPosition> position;
+        try {
+            position = io.quarkiverse.cable.StreamPosition.parseCursor(cursor instanceof String text ? text : null);
+        } catch (IllegalArgumentException e) {
+            engine.recordFailure(CableStats.Failure.INVALID, "Action Cable: " + TurboStreams.CHANNEL
+                    + " subscription with an unreadable cable_cursor, streaming live only");
+            subscription.streamFrom(stream);
+            return;
+        }
+        subscription.streamFrom(stream, position);
     }
 
     /** The stream name of a signed Turbo stream name, or null when it cannot be verified. */

@@ -29,6 +29,26 @@ public final class CableConfigCheck {
         positive("quarkus.cable.message-retention", config.messageRetention());
         atLeastOne("quarkus.cable.websocket.max-pending-frames", config.websocket().maxPendingFrames());
         positive("quarkus.cable.websocket.stall-timeout", config.websocket().stallTimeout());
+        httpBroadcast(config.httpBroadcast());
+    }
+
+    private static void httpBroadcast(CableRuntimeConfig.HttpBroadcast http) {
+        if (!http.enabled()) {
+            return;
+        }
+        if (http.secret().isEmpty() || http.secret().get().isBlank()) {
+            throw invalid("quarkus.cable.http-broadcast.secret", "nothing",
+                    "is required when quarkus.cable.http-broadcast.enabled=true (an unauthenticated publish endpoint"
+                            + " would let anyone broadcast)");
+        }
+        if (!http.path().startsWith("/")) {
+            throw invalid("quarkus.cable.http-broadcast.path", http.path(), "must start with /");
+        }
+        if (http.maxBodySize().asLongValue() < 1) {
+            throw invalid("quarkus.cable.http-broadcast.max-body-size", http.maxBodySize().asLongValue() + " bytes",
+                    "must be at least 1 byte");
+        }
+        atLeastOne("quarkus.cable.http-broadcast.max-batch-length", http.maxBatchLength());
     }
 
     private static void positive(String property, Duration value) {

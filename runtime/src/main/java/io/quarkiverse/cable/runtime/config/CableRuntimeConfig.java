@@ -224,6 +224,13 @@ public interface CableRuntimeConfig {
     Turbo turbo();
 
     /**
+     * The HTTP publish endpoint, wire-compatible with AnyCable's HTTP broadcaster (the `anycable` gem's `http`
+     * broadcast adapter, `@anycable/serverless-js`): services that cannot reach the database POST broadcasts to it.
+     * Off by default (see the Publishing page).
+     */
+    HttpBroadcast httpBroadcast();
+
+    /**
      * Which pages may open cable WebSockets: the `Origin` check on the Action Cable endpoint and on every WebSockets
      * Next endpoint that streams cable channels (Rails' `allowed_request_origins`).
      */
@@ -295,6 +302,41 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("30s")
         Duration identificationTimeout();
+    }
+
+    interface HttpBroadcast {
+        /**
+         * Whether the endpoint is served. Enabling it without a `secret` fails startup: an unauthenticated publish
+         * endpoint would let anyone write to every channel.
+         */
+        @WithDefault("false")
+        boolean enabled();
+
+        /**
+         * The path of the endpoint (AnyCable's default).
+         */
+        @WithDefault("/_broadcast")
+        String path();
+
+        /**
+         * The secret a publisher sends as `Authorization: Bearer <secret>` (AnyCable's `broadcast_key`). Required when
+         * the endpoint is enabled; keep it secret and the same on every node. A request without it is answered `401`,
+         * one with another secret `403`.
+         */
+        Optional<String> secret();
+
+        /**
+         * The largest request body accepted; a larger one is answered `413` without being read further.
+         */
+        @WithDefault("4M")
+        MemorySize maxBodySize();
+
+        /**
+         * The most broadcasts one batch request (a JSON array) may carry; a longer batch is answered `413` and nothing
+         * of it is broadcast.
+         */
+        @WithDefault("1000")
+        int maxBatchLength();
     }
 
     interface Turbo {

@@ -70,6 +70,15 @@ public final class DatabaseTransport implements Transport {
         this.stats = stats;
     }
 
+    /** Read on the caller's connection: inside a JTA transaction, Agroal hands out the transaction's own. */
+    @Override
+    public java.util.Optional<io.quarkiverse.cable.StreamPosition> position(String channel, long channelHash)
+            throws java.sql.SQLException {
+        try (java.sql.Connection connection = dataSource.get().getConnection()) {
+            return new io.quarkiverse.cable.runtime.store.ChannelCursor(dialect).read(connection, channel, channelHash);
+        }
+    }
+
     @Override
     public String adapter() {
         return "database";

@@ -137,6 +137,12 @@ final class MemoryHistory {
         return new Replay(replay, position);
     }
 
+    /** The channel's newest position, or empty when it has no message in this JVM. */
+    java.util.Optional<StreamPosition> position(String channel) {
+        ChannelLog log = channels.get(channel);
+        return log == null ? java.util.Optional.empty() : java.util.Optional.of(new StreamPosition(epoch, log.position));
+    }
+
     private static final class ChannelLog {
         final ArrayDeque<Entry> entries = new ArrayDeque<>();
         long position;

@@ -47,6 +47,13 @@ public final class MemoryTransport implements Transport {
     }
 
     @Override
+    public java.util.Optional<io.quarkiverse.cable.StreamPosition> position(String channel, long channelHash) {
+        synchronized (lock) {
+            return history.position(channel);
+        }
+    }
+
+    @Override
     public String adapter() {
         return "memory";
     }

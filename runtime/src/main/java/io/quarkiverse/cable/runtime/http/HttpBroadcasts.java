@@ -1,0 +1,216 @@
+package io.quarkiverse.cable.runtime.http;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.Internal;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The HTTP publish endpoint, wire-compatible with AnyCable's HTTP broadcaster: {@code POST} a JSON body
+ * ({@link BroadcastBody}) with {@code Authorization: Bearer <secret>}; answered {@code 201 Created} (what the gem
+ * expects) once every broadcast of the body is committed, exactly as a {@code Cable.broadcast} stage completes.
+ * <p>
+ * Failures answer like the Java API's: {@code 400} for an invalid body, stream or payload (nothing of the body is
+ * broadcast), {@code 413} for a body or batch over its bound (nothing is broadcast), {@code 422} for a command,
+ * {@code 503} when the writer's queue is full or the cable stopped, {@code 504} when a commit's outcome is unknown,
+ * {@code 500} when a broadcast was not stored. A batch is not atomic: on a 5xx, the broadcasts before the failing one
+ * may have been delivered (the publisher retries the whole batch, as the gem does, and may deliver those twice).
+ */
+@Singleton
+public class HttpBroadcasts {
+
+    @Inject
+    @Internal
+    CableEngine engine;
+
+    @Inject
+    CableRuntimeConfig config;
+
+    private byte[] secret;
+    private long maxBodySize;
+    private int maxBatchLength;
+    private int maxChannelLength;
+    private long maxPayloadSize;
+
+    @PostConstruct
+    void read() {
+        CableRuntimeConfig.HttpBroadcast http = config.httpBroadcast();
+        // CableConfigCheck refused an enabled endpoint without a secret when the cable was built.
+        secret = http.secret().orElseThrow().getBytes(StandardCharsets.UTF_8);
+        maxBodySize = http.maxBodySize().asLongValue();
+        maxBatchLength = http.maxBatchLength();
+        maxChannelLength = config.maxChannelLength();
+        maxPayloadSize = config.maxPayloadSize().asLongValue();
+    }
+
+    void handle(RoutingContext context) {
+        HttpServerRequest request = context.request();
+        if (request.method() != HttpMethod.POST) {
+            context.response().putHeader(HttpHeaders.ALLOW, "POST");
+            answer(context, 405, "Broadcasts are POSTed");
+            return;
+        }
+        int authorization = authorize(request.getHeader(HttpHeaders.AUTHORIZATION));
+        if (authorization != 0) {
+            context.response().putHeader("WWW-Authenticate", "Bearer");
+            refuse(context, authorization, authorization == 401 ? "A bearer secret is required"
+                    : "The bearer secret is wrong");
+            return;
+        }
+        Buffer already = context.body() == null ? null : context.body().buffer();
+        if (already != null) {
+            // Another route's body handler read the body first.
+            body(context, already);
+            return;
+        }
+        String declared = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (declared != null && parseLong(declared) > maxBodySize) {
+            refuse(context, 413, "The body is " + declared + " bytes, over quarkus.cable.http-broadcast.max-body-size ("
+                    + maxBodySize + " bytes)");
+            return;
+        }
+        Buffer body = Buffer.buffer();
+        boolean[] over = new boolean[1];
+        request.handler(chunk -> {
+            if (over[0]) {
+                return;
+            }
+            if (body.length() + chunk.length() > maxBodySize) {
+                over[0] = true;
+                refuse(context, 413, "The body is over quarkus.cable.http-broadcast.max-body-size (" + maxBodySize
+                        + " bytes)");
+                return;
+            }
+            body.appendBuffer(chunk);
+        });
+        request.exceptionHandler(failure -> {
+            if (!context.response().ended()) {
+                context.response().setStatusCode(400).end();
+            }
+        });
+        request.endHandler(ignored -> {
+            if (!over[0]) {
+                body(context, body);
+            }
+        });
+        request.resume();
+    }
+
+    private void body(RoutingContext context, Buffer body) {
+        if (body.length() > maxBodySize) {
+            refuse(context, 413, "The body is " + body.length()
+                    + " bytes, over quarkus.cable.http-broadcast.max-body-size (" + maxBodySize + " bytes)");
+            return;
+        }
+        List<BroadcastBody.Item> items;
+        try {
+            items = BroadcastBody.parse(body, maxBatchLength, maxChannelLength, maxPayloadSize);
+        } catch (BroadcastBody.Refused refused) {
+            refuse(context, refused.status, refused.getMessage());
+            return;
+        }
+        // In body order, from this one thread: the writer keeps that order per channel.
+        CompletableFuture<?>[] stages = new CompletableFuture<?>[items.size()];
+        for (int i = 0; i < stages.length; i++) {
+            BroadcastBody.Item item = items.get(i);
+            stages[i] = engine.withoutTransaction().broadcast(item.stream(), item.data()).toCompletableFuture();
+        }
+        Context vertx = Vertx.currentContext();
+        CompletableFuture.allOf(stages).whenComplete((ignored, failure) -> {
+            Runnable reply = () -> {
+                if (failure == null) {
+                    answer(context, 201, null);
+                } else {
+                    Throwable cause = firstFailure(stages);
+                    answer(context, status(cause), cause.getMessage());
+                }
+            };
+            if (vertx != null) {
+                vertx.runOnContext(v -> reply.run());
+            } else {
+                reply.run();
+            }
+        });
+    }
+
+    /** 0 when the request carries the secret; 401 without a bearer credential; 403 with another one. */
+    private int authorize(String header) {
+        if (header == null || header.length() < 7 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return 401;
+        }
+        byte[] presented = header.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+        return MessageDigest.isEqual(presented, secret) ? 0 : 403;
+    }
+
+    private void refuse(RoutingContext context, int status, String message) {
+        engine.recordFailure(CableStats.Failure.INVALID, "HTTP broadcast refused with " + status + ": " + message);
+        answer(context, status, message);
+        if (status == 413) {
+            // The rest of the body is not read: close instead of leaving it in the connection.
+            context.response().close();
+        }
+    }
+
+    private static void answer(RoutingContext context, int status, String message) {
+        if (context.response().ended() || context.response().closed()) {
+            return;
+        }
+        context.response().setStatusCode(status);
+        if (message == null) {
+            context.response().end();
+        } else {
+            context.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8").end(message);
+        }
+    }
+
+    private static Throwable firstFailure(CompletableFuture<?>[] stages) {
+        for (CompletableFuture<?> stage : stages) {
+            if (stage.isCompletedExceptionally()) {
+                try {
+                    stage.join();
+                } catch (CompletionException e) {
+                    return e.getCause() == null ? e : e.getCause();
+                } catch (RuntimeException e) {
+                    return e;
+                }
+            }
+        }
+        return new IllegalStateException("a broadcast failed");
+    }
+
+    static int status(Throwable failure) {
+        return switch (failure) {
+            case CableException.InvalidMessage invalid -> 400;
+            case CableException.QueueFull full -> 503;
+            case CableException.Stopped stopped -> 503;
+            case CableException.CommitUnknown unknown -> 504;
+            default -> 500;
+        };
+    }
+
+    private static long parseLong(String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}
