@@ -51,6 +51,13 @@ public class CableMetrics {
                     .tag("kind", kind.name().toLowerCase(Locale.ROOT))
                     .register(registry);
         }
+        // Clients refused by the bounds of what one client may make the server hold or do (Security page).
+        for (CableStats.Refusal reason : CableStats.Refusal.values()) {
+            FunctionCounter.builder("cable.limits.refusals", stats, s -> s.refusals(reason))
+                    .description("Clients refused (disconnected, or a subscription rejected) by a bound, by reason")
+                    .tag("reason", reason.tag())
+                    .register(registry);
+        }
         // Recoveries: served (the whole history replayed), refused by reason, failed (history not readable).
         FunctionCounter.builder("cable.history.replays", stats, CableStats::replaysServed)
                 .description("Recoveries whose whole history was replayed").tag("result", "served").register(registry);
