@@ -39,13 +39,14 @@ final class AbuseHarness {
     /** Broadcasts per round: a burst well inside one connection's pending-bytes bound. */
     static final int ROUND = 40;
     /** Rounds of each phase: the baseline (also the memory control) and the attack, equal so they compare. */
-    static final int BASELINE_ROUNDS = 12;
+    static final int BASELINE_ROUNDS = 6;
     static final int ATTACK_ROUNDS = BASELINE_ROUNDS;
     /**
-     * The baseline p99 a comparison starts from: on a shared 2-core machine a baseline of a few milliseconds is
-     * scheduling noise, and three times noise is no bound. Reported beside the measured baseline.
+     * The baseline p99 a comparison starts from: on a shared 2-core machine (load averages of 20 and more in CI) a
+     * baseline under 100 ms is scheduling noise, and three times noise is no bound. Reported beside the measured
+     * baseline.
      */
-    static final double P99_FLOOR_MILLIS = 50;
+    static final double P99_FLOOR_MILLIS = 100;
     private static final String PAD = "p".repeat(2048);
 
     private final Cable cable;

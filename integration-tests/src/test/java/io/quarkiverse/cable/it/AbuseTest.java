@@ -91,12 +91,15 @@ class AbuseTest {
     }
 
     /**
-     * Item 1: attackers subscribed to the healthy client's room, each with its own long identifier (every frame
-     * repeats it), stop reading. Each is closed once its pending bytes would pass the bound, never buffered further.
+     * Item 1: attackers subscribed to a room that is flooded with 64 KB broadcasts, each with its own long identifier
+     * (every frame repeats it), stop reading. Each is closed once its pending bytes would pass the bound (the kernel's
+     * socket buffers take the first few MB), never buffered further; the healthy client, in another room, receives
+     * everything of its own.
      */
     @Test
     void stalledReadersAreBoundedInBytes() throws Exception {
         int attackers = 16;
+        String flood = "flood-" + System.nanoTime();
         AbuseHarness harness = AbuseHarness.start(cable, base);
         try {
             AbuseHarness.Baseline baseline = harness.baseline();
@@ -104,12 +107,22 @@ class AbuseTest {
             List<RawWsClient> stalled = new ArrayList<>();
             for (int i = 0; i < attackers; i++) {
                 RawWsClient attacker = RawWsClient.connect(base, "/cable?user=attacker" + i, V1, 4096);
-                attacker.sendText(subscribe(identifier(harness.room(), i, 3500), null));
+                attacker.sendText(subscribe(identifier(flood, i, 3500), null));
                 stalled.add(attacker);
             }
-            awaitSubscribers(harness.channel(), attackers + 1);
+            awaitSubscribers("chat:" + flood, attackers);
+            // 100 broadcasts of 64 KB: 6.7 MB for each attacker, more than a socket's kernel buffers take.
+            List<CompletableFuture<Void>> floods = new ArrayList<>();
+            String big = "F".repeat(64 * 1024);
+            for (int i = 0; i < 100; i++) {
+                floods.add(cable.broadcast("chat:" + flood, i + ":" + big).toCompletableFuture());
+            }
             List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            CompletableFuture.allOf(floods.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            // Measured while the flood is delivered, before any stall timeout could end an attacker.
             long used = AbuseHarness.usedMemory();
+            Awaitility.await().atMost(Duration.ofSeconds(60))
+                    .until(() -> engine.subscribers().subscribersByChannel().get("chat:" + flood) == null);
             for (RawWsClient attacker : stalled) {
                 RawWsClient.Closed closed = attacker.readUntilClosed(CLOSE_WAIT);
                 assertThat(closed.code()).isEqualTo(1008);
@@ -119,12 +132,15 @@ class AbuseTest {
             assertThat(engine.stats().refusals(CableStats.Refusal.PENDING_BYTES) - refusedBefore)
                     .isEqualTo(attackers);
             harness.assertHealthyReceivedEverything();
-            AbuseHarness.report("stalled readers (16, identifiers of 3.5 KiB)", baseline, attack, used,
-                    attackers * PER_ATTACKER);
+            AbuseHarness.report("stalled readers of 64 KB broadcasts (16, identifiers of 3.5 KiB)", baseline, attack,
+                    used, attackers * PER_ATTACKER);
         } finally {
             harness.close();
         }
     }
+
+    /** The payload of each replayed message: 1,000 of them with a 3.5 KiB identifier are 6.6 MB of frames. */
+    private static final int REPLAYED = 3000;
 
     /**
      * Item 1, history: attackers on the extended protocol ask for the replay of 1,000 stored messages and never
@@ -137,7 +153,7 @@ class AbuseTest {
         String room = "replayed-" + System.nanoTime();
         List<CompletableFuture<Void>> stored = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
-            stored.add(cable.broadcast("chat:" + room, "{\"n\":" + i + ",\"text\":\"" + "h".repeat(1024) + "\"}")
+            stored.add(cable.broadcast("chat:" + room, "{\"n\":" + i + ",\"text\":\"" + "h".repeat(REPLAYED) + "\"}")
                     .toCompletableFuture());
         }
         CompletableFuture.allOf(stored.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
@@ -160,7 +176,7 @@ class AbuseTest {
                 for (var reason : io.quarkiverse.cable.CableException.HistoryUnavailable.Reason.values()) {
                     why.append(", ").append(reason).append(": ").append(engine.stats().replaysRejected(reason));
                 }
-                throw new AssertionError(why, e);
+                throw new AssertionError(why.toString(), e);
             }
             List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
             long used = AbuseHarness.usedMemory();
@@ -174,8 +190,11 @@ class AbuseTest {
                 attacker.close();
             }
             harness.assertHealthyReceivedEverything();
+            // The bound: what each may hold waiting, and the replay's messages as read (history.max-replay of them,
+            // held until they are written or the connection closes; how many replays read at once is the replay
+            // admission's bound).
             AbuseHarness.report("history replay of 1,000 messages to stalled readers (8)", baseline, attack, used,
-                    attackers * PER_ATTACKER);
+                    attackers * (PER_ATTACKER + 1000L * (REPLAYED + 200)));
         } finally {
             harness.close();
         }

@@ -16,6 +16,7 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.quarkiverse.cable.CableConnections;
 import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.runtime.CableEngine;
@@ -300,7 +301,24 @@ public class ActionCableServer implements CableConnections {
                 connections.remove(id);
                 connection.closed();
             });
-            socket.exceptionHandler(failure -> LOG.debugf("Action Cable connection %s: %s", id, failure));
+            socket.exceptionHandler(failure -> {
+                if (failure instanceof CorruptedWebSocketFrameException corrupted) {
+                    // A frame over the server's frame size (or a protocol violation): Vert.x's decoder does not close
+                    // on it, and the client would see the connection drop (1006). Answer with the RFC 6455 code the
+                    // decoder chose: 1009 for a frame too large.
+                    int code = corrupted.closeStatus().code();
+                    if (code == MESSAGE_TOO_BIG) {
+                        refused(CableStats.Refusal.COMMAND_SIZE, "Action Cable connection " + id
+                                + " sent a frame over the server's WebSocket frame size; closing it with 1009");
+                    } else {
+                        invalid("frame", "Action Cable connection " + id + " violated the WebSocket protocol ("
+                                + corrupted.getMessage() + "); closing it with " + code);
+                    }
+                    outbox.close(code, code == MESSAGE_TOO_BIG ? "command too large" : "protocol error");
+                    return;
+                }
+                LOG.debugf("Action Cable connection %s: %s", id, failure);
+            });
             socket.binaryMessageHandler(ignored -> invalid("Action Cable connection " + id
                     + " sent a binary frame; only text frames are commands"));
             socket.textMessageHandler(text -> {
@@ -326,6 +344,12 @@ public class ActionCableServer implements CableConnections {
     }
 
     private void slowConsumer(String id, CableStats.Refusal reason, String why) {
+        // Its streams stop now, not when the socket has closed: a client that does not read may never complete the
+        // close handshake, and its subscriptions would go on encoding frames for it that are dropped.
+        ActionCableConnection connection = connections.get(id);
+        if (connection != null) {
+            connection.closed();
+        }
         engine.stats().refused(reason);
         engine.recordFailure(CableStats.Failure.SLOW_CONSUMER, reason.tag(), "Closing Action Cable connection " + id
                 + " as too slow: " + why + " (quarkus.cable.websocket.*)");
