@@ -78,8 +78,19 @@ final class AbuseHarness {
      * attack's growth is measured against.
      */
     Baseline baseline() throws Exception {
+        return baseline(List::of);
+    }
+
+    /**
+     * The baseline phase with {@code alongside} started at its beginning and awaited at its end: what the attack phase
+     * does apart from the attack itself (broadcasts it stores to a channel nobody streams), so that the control
+     * contains it too.
+     */
+    Baseline baseline(java.util.concurrent.Callable<List<CompletableFuture<Void>>> alongside) throws Exception {
         long before = usedMemory();
+        List<CompletableFuture<Void>> load = alongside.call();
         List<Double> latencies = rounds(BASELINE_ROUNDS);
+        CompletableFuture.allOf(load.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
         long after = usedMemory();
         return new Baseline(latencies, after - before, after);
     }
