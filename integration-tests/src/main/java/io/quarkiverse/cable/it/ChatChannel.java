@@ -41,6 +41,12 @@ public class ChatChannel implements ChannelHandler {
         subscription.transmit(new JsonObject().put("echo", data.getValue("text")));
     }
 
+    /** Fails with the client's text in its message (the abuse suite: log hygiene of an action that throws). */
+    @CableAction
+    void fail(ChannelSubscription subscription, JsonObject data) {
+        throw new IllegalStateException("the action failed on " + data.getValue("text"));
+    }
+
     private static String room(ChannelSubscription subscription) {
         Object room = subscription.params().getValue("room");
         return room == null ? "lobby" : room.toString();

@@ -190,8 +190,12 @@ class ActionCableProtocolTest {
         assertThat(turbo.verify(signed)).isEqualTo("proto-turbo");
     }
 
+    /**
+     * A burst of malformed frames, within the command burst (quarkus.cable.limits.command-burst, 200): a client
+     * sending more at once is disconnected by the rate limit (AbuseTest), which is not this test's subject.
+     */
     @Test
-    void oneThousandMalformedFramesDisturbNoOne() throws Exception {
+    void aBurstOfMalformedFramesDisturbsNoOne() throws Exception {
         String identifier = "{\"channel\":\"ChatChannel\",\"room\":\"proto-bad\"}";
         try (WsClient good = WsClient.connect(vertx, base, "/cable", V1);
                 WsClient bad = WsClient.connect(vertx, base, "/cable", V1)) {
@@ -213,7 +217,7 @@ class ActionCableProtocolTest {
                     "{\"command\":\"message\",\"identifier\":\"{\\\"channel\\\":\\\"Other\\\"}\",\"data\":\"{}\"}",
                     "{\"command\":\"unsubscribe\",\"identifier\":\"{}\"}",
                     "{\"command\":\"subscribe\",\"identifier\":\"{\\\"channel\\\":[1]}\"}");
-            for (int i = 0; i < 1000; i++) {
+            for (int i = 0; i < 180; i++) {
                 String frame = switch (i % 3) {
                     case 0 -> shapes.get(random.nextInt(shapes.size()));
                     case 1 -> randomText(random);

@@ -59,7 +59,7 @@ class ActionCableWelcomeStressTest {
 
     @Test
     @Order(1)
-    void tenThousandMalformedFramesAreAnsweredAndLoggedRateLimited() throws Exception {
+    void thousandsOfMalformedFramesAreAnsweredAndLoggedRateLimited() throws Exception {
         Random random = new Random(15);
         List<WsClient> clients = new ArrayList<>();
         try {
@@ -70,7 +70,9 @@ class ActionCableWelcomeStressTest {
                 if (i % 2 == 0) {
                     client.awaitFrame(WELCOME);
                 }
-                for (int frame = 0; frame < 500; frame++) {
+                // 150 each: within the command burst (quarkus.cable.limits.command-burst, 200); a client sending more
+                // at once is disconnected by the rate limit (AbuseTest).
+                for (int frame = 0; frame < 150; frame++) {
                     client.send(garbage(random));
                 }
             }

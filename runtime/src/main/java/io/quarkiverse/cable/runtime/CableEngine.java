@@ -287,6 +287,22 @@ public final class CableEngine implements Cable {
         failures.record(kind, message, null);
     }
 
+    /** As {@link #recordFailure(CableStats.Failure, String)}, rate-limited apart from other causes of the kind. */
+    public void recordFailure(CableStats.Failure kind, String cause, String message) {
+        failures.record(kind, cause, message, null);
+    }
+
+    /** The rate-limited failure log (for failures that carry a throwable). */
+    public FailureLog failureLog() {
+        return failures;
+    }
+
+    /** A client refused by a bound: counted by reason, logged at most once per second per reason. */
+    public void refused(CableStats.Refusal reason, String message) {
+        stats.refused(reason);
+        failures.record(CableStats.Failure.LIMIT, reason.tag(), message, null);
+    }
+
     @Override
     public String adapter() {
         return transport.adapter();

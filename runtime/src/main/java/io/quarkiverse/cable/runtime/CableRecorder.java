@@ -39,7 +39,8 @@ public class CableRecorder {
         CableEngine engine = cable.getValue();
         engine.start();
         if (transactional) {
-            TransactionJoining.enable(engine, config.getValue().writer().queueCapacity());
+            CableRuntimeConfig.Writer writer = config.getValue().writer();
+            TransactionJoining.enable(engine, writer.maxTransactionBroadcasts().orElse(writer.queueCapacity()));
         }
         shutdown.addShutdownTask(engine::stop);
     }

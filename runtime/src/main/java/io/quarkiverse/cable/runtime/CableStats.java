@@ -27,7 +27,37 @@ public final class CableStats {
         /** The doorbell or the newest-id probe failed (polling covers it). */
         WAKEUP,
         /** A frame could not be written to a WebSocket that was still open: that client misses it. */
-        SEND
+        SEND,
+        /** A client refused by a bound of what it may make the server hold or do ({@link Refusal}). */
+        LIMIT
+    }
+
+    /**
+     * Why a client was refused by a bound of what it may make the server hold or do (the Security page lists each
+     * with its setting and answer); counted as {@code cable.limits.refusals} by reason.
+     */
+    public enum Refusal {
+        /** A frame would take a connection's pending outbound bytes over websocket.max-pending-bytes. */
+        PENDING_BYTES,
+        /** A connection's pending outbound frames over websocket.max-pending-frames. */
+        PENDING_FRAMES,
+        /** A connection's writes made no progress for websocket.stall-timeout while frames waited. */
+        STALLED,
+        /** A subscription identifier over limits.max-identifier-size. */
+        IDENTIFIER_SIZE,
+        /** A subscribe beyond limits.max-subscriptions. */
+        SUBSCRIPTIONS,
+        /** A command frame over action-cable.max-command-size. */
+        COMMAND_SIZE,
+        /** Commands waiting to be handled over limits.max-queued-commands or limits.max-queued-command-bytes. */
+        COMMAND_QUEUE,
+        /** Commands faster than limits.command-rate (with limits.command-burst). */
+        COMMAND_RATE;
+
+        /** The metric tag and log key. */
+        public String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     /**
@@ -76,6 +106,23 @@ public final class CableStats {
         for (CableException.HistoryUnavailable.Reason reason : CableException.HistoryUnavailable.Reason.values()) {
             replaysRejected.put(reason, new LongAdder());
         }
+    }
+
+    private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
+
+    {
+        for (Refusal refusal : Refusal.values()) {
+            refusals.put(refusal, new LongAdder());
+        }
+    }
+
+    /** A client refused by one of the bounds of what it may make the server hold or do. */
+    public void refused(Refusal reason) {
+        refusals.get(reason).increment();
+    }
+
+    public long refusals(Refusal reason) {
+        return refusals.get(reason).sum();
     }
 
     /** A recovery whose whole history ({@code messages} of them, maybe none) was replayed. */

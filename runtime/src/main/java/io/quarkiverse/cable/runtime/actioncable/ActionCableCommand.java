@@ -87,7 +87,9 @@ record ActionCableCommand(Verb verb, String identifier, Object data) {
         return action == null || "".equals(action) ? "receive" : action instanceof String text ? text : null;
     }
 
+    /** A client's string as logs may show it: cut, and with control characters escaped (no forged lines). */
     static String clip(String text) {
-        return text.length() > CLIP ? text.substring(0, CLIP) + "..." : text;
+        return io.quarkiverse.cable.runtime.FailureLog.safe(text.length() > CLIP ? text.substring(0, CLIP) + "..."
+                : text);
     }
 }

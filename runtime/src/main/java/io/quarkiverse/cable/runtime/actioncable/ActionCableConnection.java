@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
+import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.delivery.SerialExecutor;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.vertx.core.json.JsonObject;
@@ -33,12 +34,19 @@ final class ActionCableConnection {
     private volatile Map<String, String> identifiers;
     private volatile boolean answered;
     private volatile boolean closed;
+    /** Set once a bound refused this connection: nothing more of it is queued. */
+    private volatile boolean refused;
+    private final CommandAdmission admission;
+
+    /** RFC 6455 "try again later": the server cannot take more of this connection's commands now. */
+    static final int TRY_AGAIN_LATER = 1013;
 
     ActionCableConnection(String id, ConnectionOutbox outbox, ActionCableServer server, boolean extended) {
         this.extended = extended;
         this.id = id;
         this.outbox = outbox;
         this.server = server;
+        this.admission = new CommandAdmission(server.commandLimits());
         // Not the rate-limited "invalid input" kind: a flood of bad frames elsewhere must not hide a server defect.
         this.runner = new SerialExecutor("cable-connection",
                 failure -> server.connectionFailure("Action Cable connection " + id + " failed", failure));
@@ -95,16 +103,50 @@ final class ActionCableConnection {
         return !answered && !outbox.isClosing() && System.nanoTime() - openedNanos > boundNanos;
     }
 
-    void received(String frame) {
-        if (closed) {
+    /**
+     * A command frame of {@code bytes} (UTF-8): queued behind the ones before it (and behind identification) when the
+     * connection's command bounds admit it; otherwise the connection is refused, and nothing more of it is queued.
+     */
+    void received(String frame, long bytes) {
+        if (closed || refused) {
             return;
         }
-        runner.execute(() -> handle(frame));
+        CableStats.Refusal refusal = admission.admit(bytes);
+        if (refusal != null) {
+            refuse(refusal);
+            return;
+        }
+        runner.execute(() -> {
+            try {
+                handle(frame);
+            } finally {
+                admission.done(bytes);
+            }
+        });
+    }
+
+    private void refuse(CableStats.Refusal refusal) {
+        refused = true;
+        CommandAdmission.Limits limits = server.commandLimits();
+        if (refusal == CableStats.Refusal.COMMAND_RATE) {
+            server.refused(refusal, "Action Cable connection " + id + " sent commands faster than "
+                    + limits.rate() + " per second (quarkus.cable.limits.command-rate); disconnecting it");
+            disconnect("too_many_commands", false, ConnectionOutbox.POLICY_VIOLATION, "command_rate");
+        } else {
+            server.refused(refusal, "Action Cable connection " + id + " has more than " + limits.maxQueued()
+                    + " commands or " + limits.maxQueuedBytes() + " bytes waiting to be handled"
+                    + " (quarkus.cable.limits.max-queued-commands/-bytes); disconnecting it");
+            disconnect("too_many_pending_commands", true, TRY_AGAIN_LATER, "command_queue");
+        }
     }
 
     void disconnect(String reason, boolean reconnect) {
+        disconnect(reason, reconnect, 1000, reason == null ? "" : reason);
+    }
+
+    private void disconnect(String reason, boolean reconnect, int code, String closeReason) {
         outbox.send(Frames.disconnect(reason, reconnect));
-        outbox.close(1000, reason == null ? "" : reason);
+        outbox.close(code, closeReason);
     }
 
     /** The socket closed: streams stop at once, then the channels' unsubscribed callbacks run in order. */
@@ -128,7 +170,7 @@ final class ActionCableConnection {
             return;
         }
         switch (ActionCableCommand.parse(frame)) {
-            case ActionCableCommand.Invalid invalid -> invalid(invalid.problem());
+            case ActionCableCommand.Invalid invalid -> invalid("command", invalid.problem());
             case ActionCableCommand.Ignored ignored -> {
             }
             case ActionCableCommand.Valid valid -> {
@@ -143,8 +185,9 @@ final class ActionCableConnection {
         }
     }
 
-    private void invalid(String problem) {
-        server.invalid("Action Cable connection " + id + " " + problem);
+    /** Bad input, rate-limited per {@code cause} (a constant), so one kind of junk cannot hide another. */
+    private void invalid(String cause, String problem) {
+        server.invalid(cause, "Action Cable connection " + id + " " + problem);
     }
 
     /**
@@ -154,7 +197,7 @@ final class ActionCableConnection {
      */
     private void history(String identifier) {
         if (!extended) {
-            invalid("sent unknown command 'history'");
+            invalid("command", "sent unknown command 'history'");
             return;
         }
         ActionCableSubscription subscription = subscriptions.get(identifier);
@@ -167,9 +210,25 @@ final class ActionCableConnection {
         if (subscriptions.containsKey(identifier)) {
             return; // the client retries until confirmed; never confirm twice
         }
+        if (identifier.length() > server.maxIdentifierSize()
+                || ConnectionOutbox.utf8Length(identifier) > server.maxIdentifierSize()) {
+            server.refused(CableStats.Refusal.IDENTIFIER_SIZE, "Action Cable connection " + id
+                    + " subscribed with an identifier over quarkus.cable.limits.max-identifier-size ("
+                    + server.maxIdentifierSize() + " bytes): " + ActionCableCommand.clip(identifier)
+                    + " (subscription rejected)");
+            outbox.send(Frames.reject(io.vertx.core.json.Json.encode(identifier)));
+            return;
+        }
+        if (subscriptions.size() >= server.maxSubscriptions()) {
+            server.refused(CableStats.Refusal.SUBSCRIPTIONS, "Action Cable connection " + id
+                    + " subscribed beyond quarkus.cable.limits.max-subscriptions (" + server.maxSubscriptions()
+                    + "): " + ActionCableCommand.clip(identifier) + " (subscription rejected)");
+            outbox.send(Frames.reject(io.vertx.core.json.Json.encode(identifier)));
+            return;
+        }
         JsonObject params = ActionCableCommand.params(identifier);
         if (params == null) {
-            invalid("sent an identifier that is not a JSON object: " + ActionCableCommand.clip(identifier));
+            invalid("subscribe", "sent an identifier that is not a JSON object: " + ActionCableCommand.clip(identifier));
             outbox.send(Frames.reject(io.vertx.core.json.Json.encode(identifier)));
             return;
         }
@@ -178,7 +237,7 @@ final class ActionCableConnection {
         Object channelName = params.getValue("channel");
         ChannelRegistry.Channel channel = channelName instanceof String name ? server.registry().channel(name) : null;
         if (channel == null) {
-            invalid("subscribed to no channel " + ActionCableCommand.clip(String.valueOf(channelName))
+            invalid("subscribe", "subscribed to no channel " + ActionCableCommand.clip(String.valueOf(channelName))
                     + " (subscription rejected)");
             subscription.reject();
         } else {
@@ -212,7 +271,7 @@ final class ActionCableConnection {
         }
         if (failure != null) {
             subscriptions.remove(subscription.identifier(), subscription);
-            invalid("could not start the streams of " + ActionCableCommand.clip(subscription.identifier()) + ": "
+            invalid("subscribe", "could not start the streams of " + ActionCableCommand.clip(subscription.identifier()) + ": "
                     + failure);
             subscription.stopStreams();
             outbox.send(Frames.reject(subscription.encodedIdentifier()));
@@ -225,7 +284,7 @@ final class ActionCableConnection {
     private void unsubscribe(String identifier) {
         ActionCableSubscription subscription = subscriptions.remove(identifier);
         if (subscription == null) {
-            invalid("unsubscribed from " + ActionCableCommand.clip(identifier) + ", which is not subscribed");
+            invalid("unsubscribe", "unsubscribed from " + ActionCableCommand.clip(identifier) + ", which is not subscribed");
             return;
         }
         subscription.stopStreams();
@@ -235,28 +294,31 @@ final class ActionCableConnection {
     private void perform(String identifier, Object data) {
         ActionCableSubscription subscription = subscriptions.get(identifier);
         if (subscription == null) {
-            invalid("sent a message for " + ActionCableCommand.clip(identifier) + ", which is not subscribed");
+            invalid("message", "sent a message for " + ActionCableCommand.clip(identifier) + ", which is not subscribed");
             return;
         }
         JsonObject payload = ActionCableCommand.messageData(data);
         if (payload == null) {
-            invalid("sent message data that is not a JSON object string");
+            invalid("message", "sent message data that is not a JSON object string");
             return;
         }
         String action = ActionCableCommand.action(payload);
         ChannelRegistry.Channel channel = subscription.channel();
         CableActionInvoker invoker = action == null ? null : channel.action(action);
         if (invoker == null) {
-            invalid("sent a message that is unable to process " + channel.name() + "#"
+            invalid("message", "sent a message that is unable to process " + channel.name() + "#"
                     + ActionCableCommand.clip(String.valueOf(payload.getValue("action"))));
             return;
         }
         try {
             invoker.invoke(subscription.handler(), subscription, payload, server.json());
         } catch (CableActionInvoker.UndecodableData e) {
-            invalid("sent " + channel.name() + "#" + ActionCableCommand.clip(action) + " " + e.getMessage());
-        } catch (Exception e) {
-            server.listenerFailure("Action Cable channel " + channel.name() + "#" + action + " failed: " + e);
+            invalid("message", "sent " + channel.name() + "#" + ActionCableCommand.clip(action) + " " + e.getMessage());
+        } catch (Exception | StackOverflowError | AssertionError | LinkageError e) {
+            // The application's failure, often provoked by what a client sent: one rate-limited line (kind listener,
+            // cause action), no stack trace per command. (Other errors, an OutOfMemoryError, go to the runner.)
+            server.listenerFailure("action", "Action Cable channel " + channel.name() + "#"
+                    + ActionCableCommand.clip(action) + " failed: " + e);
         }
     }
 }

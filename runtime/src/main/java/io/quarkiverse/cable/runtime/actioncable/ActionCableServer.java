@@ -1,7 +1,6 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
 import java.nio.channels.ClosedChannelException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +16,7 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.quarkiverse.cable.CableConnections;
 import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.runtime.CableEngine;
@@ -52,6 +52,8 @@ public class ActionCableServer implements CableConnections {
 
     private static final Logger LOG = Logger.getLogger(ActionCableServer.class);
     private static final long PING_MILLIS = 3000;
+    /** RFC 6455 "message too big". */
+    static final int MESSAGE_TOO_BIG = 1009;
 
     @Inject
     @Internal
@@ -82,10 +84,18 @@ public class ActionCableServer implements CableConnections {
     private long pingTimer = -1;
     private long maxCommandSize;
     private long openBoundNanos;
+    private long maxIdentifierSize;
+    private int maxSubscriptions;
+    private CommandAdmission.Limits commandLimits;
 
     @PostConstruct
     void configure() {
         maxCommandSize = config.actionCable().maxCommandSize().asLongValue();
+        CableRuntimeConfig.Limits limits = config.limits();
+        maxIdentifierSize = limits.maxIdentifierSize().asLongValue();
+        maxSubscriptions = limits.maxSubscriptions();
+        commandLimits = new CommandAdmission.Limits(limits.maxQueuedCommands(),
+                limits.maxQueuedCommandBytes().asLongValue(), limits.commandRate(), limits.commandBurst());
         identifier = new ConnectionIdentification(identification, config.actionCable().identificationTimeout());
         openBoundNanos = config.actionCable().identificationTimeout().toNanos();
     }
@@ -153,13 +163,47 @@ public class ActionCableServer implements CableConnections {
         engine.recordFailure(CableStats.Failure.INVALID, message);
     }
 
+    /** Bad input of one cause (a constant): rate-limited apart from the other causes, so one cannot hide another. */
+    void invalid(String cause, String message) {
+        engine.recordFailure(CableStats.Failure.INVALID, cause, message);
+    }
+
     void listenerFailure(String message) {
         engine.recordFailure(CableStats.Failure.LISTENER, message);
     }
 
-    /** A defect, not bad input: logged at once, never suppressed by a flood of another kind of failure. */
+    /** An application callback's failure of one cause (a constant: "action", "subscribed"...). */
+    void listenerFailure(String cause, String message) {
+        engine.recordFailure(CableStats.Failure.LISTENER, cause, message);
+    }
+
+    /** A client refused by a bound: counted by reason, logged at most once per second per reason. */
+    void refused(CableStats.Refusal reason, String message) {
+        engine.refused(reason, message);
+    }
+
+    long maxIdentifierSize() {
+        return maxIdentifierSize;
+    }
+
+    int maxSubscriptions() {
+        return maxSubscriptions;
+    }
+
+    CommandAdmission.Limits commandLimits() {
+        return commandLimits;
+    }
+
+    /**
+     * A defect, not bad input: logged with its stack trace, at most once per second, never suppressed by a flood of
+     * another kind or cause of failure.
+     */
     void connectionFailure(String message, Throwable failure) {
-        LOG.error(message, failure);
+        if (failure == null) {
+            engine.recordFailure(CableStats.Failure.LISTENER, "connection", message);
+        } else {
+            engine.failureLog().record(CableStats.Failure.LISTENER, "connection", message, failure);
+        }
     }
 
     EncodedFrames acquireFrames(String identifier, boolean extended) {
@@ -246,7 +290,7 @@ public class ActionCableServer implements CableConnections {
             public void close(int code, String reason) {
                 socket.close((short) code, reason);
             }
-        }, streams.limits(), why -> slowConsumer(id, why));
+        }, streams.limits(), (reason, why) -> slowConsumer(id, reason, why));
         ActionCableConnection connection = new ActionCableConnection(id, outbox, this,
                 ActionCableProtocol.extended(socket.subProtocol()));
         // Handlers first, registration after: Vert.x refuses a handler on a socket that closed during the upgrade
@@ -257,19 +301,36 @@ public class ActionCableServer implements CableConnections {
                 connections.remove(id);
                 connection.closed();
             });
-            socket.exceptionHandler(failure -> LOG.debugf("Action Cable connection %s: %s", id, failure));
+            socket.exceptionHandler(failure -> {
+                if (failure instanceof CorruptedWebSocketFrameException corrupted) {
+                    // A frame over the server's frame size (or a protocol violation): Vert.x's decoder does not close
+                    // on it, and the client would see the connection drop (1006). Answer with the RFC 6455 code the
+                    // decoder chose: 1009 for a frame too large.
+                    int code = corrupted.closeStatus().code();
+                    if (code == MESSAGE_TOO_BIG) {
+                        refused(CableStats.Refusal.COMMAND_SIZE, "Action Cable connection " + id
+                                + " sent a frame over the server's WebSocket frame size; closing it with 1009");
+                    } else {
+                        invalid("frame", "Action Cable connection " + id + " violated the WebSocket protocol ("
+                                + corrupted.getMessage() + "); closing it with " + code);
+                    }
+                    outbox.close(code, code == MESSAGE_TOO_BIG ? "command too large" : "protocol error");
+                    return;
+                }
+                LOG.debugf("Action Cable connection %s: %s", id, failure);
+            });
             socket.binaryMessageHandler(ignored -> invalid("Action Cable connection " + id
                     + " sent a binary frame; only text frames are commands"));
             socket.textMessageHandler(text -> {
-                if (text.length() > maxCommandSize
-                        || text.getBytes(StandardCharsets.UTF_8).length > maxCommandSize) {
-                    invalid("Action Cable connection " + id
+                long bytes = text.length() > maxCommandSize ? maxCommandSize + 1 : ConnectionOutbox.utf8Length(text);
+                if (bytes > maxCommandSize) {
+                    refused(CableStats.Refusal.COMMAND_SIZE, "Action Cable connection " + id
                             + " sent a frame over quarkus.cable.action-cable.max-command-size (" + maxCommandSize
-                            + " bytes); closing it");
-                    outbox.close(1009, "command too large");
+                            + " bytes); closing it with 1009");
+                    outbox.close(MESSAGE_TOO_BIG, "command too large");
                     return;
                 }
-                connection.received(text);
+                connection.received(text, bytes);
             });
         } catch (IllegalStateException closedDuringUpgrade) {
             LOG.debugf("Action Cable connection %s closed during the upgrade", id);
@@ -282,8 +343,15 @@ public class ActionCableServer implements CableConnections {
         connection.open(() -> identifier.identify(upgrade));
     }
 
-    private void slowConsumer(String id, String why) {
-        engine.recordFailure(CableStats.Failure.SLOW_CONSUMER, "Closing Action Cable connection " + id
+    private void slowConsumer(String id, CableStats.Refusal reason, String why) {
+        // Its streams stop now, not when the socket has closed: a client that does not read may never complete the
+        // close handshake, and its subscriptions would go on encoding frames for it that are dropped.
+        ActionCableConnection connection = connections.get(id);
+        if (connection != null) {
+            connection.closed();
+        }
+        engine.stats().refused(reason);
+        engine.recordFailure(CableStats.Failure.SLOW_CONSUMER, reason.tag(), "Closing Action Cable connection " + id
                 + " as too slow: " + why + " (quarkus.cable.websocket.*)");
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.ChannelHandler;
@@ -51,10 +52,12 @@ class ActionCableSubscription implements ChannelSubscription {
         this.recovery = history == null ? null : new GroupRecovery(new GroupRecovery.Answer() {
             @Override
             public void replayed(List<CableMessage> replay) {
-                for (CableMessage message : replay) {
-                    deliver(Frames.extendedBroadcast(encodedIdentifier, message));
-                }
-                deliver(Frames.confirmHistory(encodedIdentifier));
+                // After the confirmation (the group answers once the protocol confirmed). Paced by the connection's
+                // byte bound: each frame is made when there is room for it, so a long replay to a client that stops
+                // reading holds a bounded part of it, and live frames wait behind it in order.
+                outbox.sendPaced(Stream.concat(
+                        replay.stream().map(message -> (Object) Frames.extendedBroadcast(encodedIdentifier, message)),
+                        Stream.of(Frames.confirmHistory(encodedIdentifier))).iterator());
             }
 
             @Override

@@ -29,6 +29,15 @@ public final class CableConfigCheck {
         positive("quarkus.cable.message-retention", config.messageRetention());
         atLeastOne("quarkus.cable.websocket.max-pending-frames", config.websocket().maxPendingFrames());
         positive("quarkus.cable.websocket.stall-timeout", config.websocket().stallTimeout());
+        atLeastOne("quarkus.cable.websocket.max-pending-bytes", config.websocket().maxPendingBytes());
+        config.writer().maxTransactionBroadcasts()
+                .ifPresent(max -> atLeastOne("quarkus.cable.writer.max-transaction-broadcasts", max));
+        atLeastOne("quarkus.cable.limits.max-identifier-size", config.limits().maxIdentifierSize());
+        atLeastOne("quarkus.cable.limits.max-subscriptions", config.limits().maxSubscriptions());
+        atLeastOne("quarkus.cable.limits.max-queued-commands", config.limits().maxQueuedCommands());
+        atLeastOne("quarkus.cable.limits.max-queued-command-bytes", config.limits().maxQueuedCommandBytes());
+        atLeastOne("quarkus.cable.limits.command-rate", config.limits().commandRate());
+        atLeastOne("quarkus.cable.limits.command-burst", config.limits().commandBurst());
         httpBroadcast(config.httpBroadcast());
     }
 
@@ -66,6 +75,12 @@ public final class CableConfigCheck {
     private static void atLeastOne(String property, int value) {
         if (value < 1) {
             throw invalid(property, value, "must be at least 1");
+        }
+    }
+
+    private static void atLeastOne(String property, io.quarkus.runtime.configuration.MemorySize value) {
+        if (value.asLongValue() < 1) {
+            throw invalid(property, value.asLongValue() + " bytes", "must be at least 1 byte");
         }
     }
 

@@ -176,11 +176,25 @@ public interface CableRuntimeConfig {
     interface WebSocket {
         /**
          * The most frames a WebSocket connection may have waiting to be written to the network. A connection that
-         * exceeds it is closed with code 1008 and a reason starting `cable: client too slow`: this bounds the memory
-         * one client can hold. Keep it well above `poll-batch-size`, since a healthy client can receive a burst.
+         * exceeds it is closed with code 1008 and the reason `cable: client too slow`. A count of frames does not
+         * bound memory (a frame may be large): `max-pending-bytes` does. Keep it well above `poll-batch-size`, since a
+         * healthy client can receive a burst.
          */
         @WithDefault("10000")
         int maxPendingFrames();
+
+        /**
+         * The most bytes a WebSocket connection (Action Cable or `@StreamFrom` / `CableStreams`) may have waiting to be
+         * written to the network: every frame handed to the socket and not yet written, at its encoded size (a
+         * broadcast frame shared with other connections counts whole for each) plus 100 bytes of bookkeeping. A
+         * frame that would take a connection over it closes the connection with code 1008 and the reason
+         * `cable: client too slow`, counted as `cable.limits.refusals{reason="pending_bytes"}`; nothing is buffered
+         * beyond it. One frame alone always goes, so the bound is this or one frame (at most `max-payload-size` plus
+         * its envelope), whichever is larger. History replays are paced by it: a replay takes at most half of it
+         * at a time. Like AnyCable's `ws_max_pending_size`.
+         */
+        @WithDefault("1M")
+        MemorySize maxPendingBytes();
 
         /**
          * How long a WebSocket connection with frames waiting may go without a single frame written before it is
@@ -270,6 +284,62 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("true")
         boolean allowMissing();
+    }
+
+    /**
+     * What one client may make the server hold or do, beyond the outbound bound (`websocket.max-pending-bytes`) and the
+     * command size (`action-cable.max-command-size`). Every refusal is counted as `cable.limits.refusals` by `reason`
+     * and logged at most once per second per reason; the Security page lists them with their answers.
+     */
+    Limits limits();
+
+    interface Limits {
+        /**
+         * The longest subscription identifier an Action Cable client may use, in UTF-8 bytes. Every frame of a
+         * subscription repeats its identifier, and the server keeps one frame encoder per identifier. A longer one is
+         * answered `reject_subscription` (reason `identifier_size`). Turbo's signed stream names of channels of up
+         * to `max-channel-length` characters fit the default.
+         */
+        @WithDefault("4K")
+        MemorySize maxIdentifierSize();
+
+        /**
+         * The most subscriptions one Action Cable connection may hold (Centrifugo's default channel limit per client).
+         * A subscribe beyond it is answered `reject_subscription` (reason `subscriptions`); the others go on.
+         */
+        @WithDefault("128")
+        int maxSubscriptions();
+
+        /**
+         * The most commands of one Action Cable connection waiting to be handled, also while the connection is being
+         * identified (commands sent before the welcome wait for it). Over it, the connection is told `disconnect`
+         * with reason `too_many_pending_commands` (reconnect allowed) and closed with code 1013 (try again later),
+         * reason `command_queue`.
+         */
+        @WithDefault("256")
+        int maxQueuedCommands();
+
+        /**
+         * The most bytes of one Action Cable connection's commands waiting to be handled (see `max-queued-commands`,
+         * same answer).
+         */
+        @WithDefault("1M")
+        MemorySize maxQueuedCommandBytes();
+
+        /**
+         * How many commands per second one Action Cable connection may send, on average (a token bucket refilled at
+         * this rate). Over it, the connection is told `disconnect` with reason `too_many_commands` (no reconnect) and
+         * closed with code 1008, reason `command_rate`.
+         */
+        @WithDefault("100")
+        int commandRate();
+
+        /**
+         * How many commands one Action Cable connection may send at once above `command-rate` (the bucket's size): a
+         * page that subscribes to many channels on load sends them together.
+         */
+        @WithDefault("200")
+        int commandBurst();
     }
 
     interface ActionCable {
@@ -405,6 +475,14 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("10000")
         int queueCapacity();
+
+        /**
+         * How many broadcasts one application transaction may make through the cable (they are held until it
+         * commits). Further broadcasts in that transaction fail with `CableException.QueueFull`. Unset means
+         * `queue-capacity`, the value it had before it was a setting of its own.
+         */
+        @ConfigDocDefault("queue-capacity")
+        Optional<Integer> maxTransactionBroadcasts();
 
         /**
          * How long the writer retries a batch the database refused (with backoff) before failing its broadcasts

@@ -54,6 +54,13 @@ public class CableMetrics {
                     .tag("kind", kind.name().toLowerCase(Locale.ROOT))
                     .register(registry);
         }
+        // Clients refused by the bounds of what one client may make the server hold or do (Security page).
+        for (CableStats.Refusal reason : CableStats.Refusal.values()) {
+            FunctionCounter.builder("cable.limits.refusals", stats, s -> s.refusals(reason))
+                    .description("Clients refused (disconnected, or a subscription rejected) by a bound, by reason")
+                    .tag("reason", reason.tag())
+                    .register(registry);
+        }
         // Recoveries: served (the whole history replayed), refused by reason, failed (history not readable). Every
         // series of one name carries the same tag keys (served and failed have reason "none"): Prometheus' registry
         // silently drops a series whose keys differ from the first one registered under its name.

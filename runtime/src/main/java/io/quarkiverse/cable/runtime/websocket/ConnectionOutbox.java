@@ -1,12 +1,14 @@
 package io.quarkiverse.cable.runtime.websocket;
 
 import java.nio.channels.ClosedChannelException;
+import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
@@ -14,8 +16,9 @@ import io.vertx.core.http.WebSocketBase;
 
 /**
  * One connection's cable streams and its outbound frames. Frames are written without waiting. A connection is closed
- * as a slow consumer when its writes have made no progress for the stall timeout while frames wait, or when more
- * frames wait than the hard limit; either way it cannot grow the heap, and nobody else waits for it. The stall is
+ * as a slow consumer when its writes have made no progress for the stall timeout while frames wait, or when the bytes
+ * waiting for it (frames handed to the socket and not written yet, at their encoded size) would exceed the limit;
+ * either way it cannot grow the memory beyond its bound, and nobody else waits for it. The stall is
  * checked on every send and by a periodic {@link #checkStalled()}. A healthy client
  * taking a burst keeps completing writes, so it is not mistaken for a stalled one.
  */
@@ -84,15 +87,39 @@ public final class ConnectionOutbox {
     /** RFC 6455 "policy violation": used for clients too slow to read and for connections that cannot stream. */
     public static final int POLICY_VIOLATION = 1008;
 
+    /**
+     * What a frame costs beyond its bytes while it waits: the transport's bookkeeping (an outbound buffer entry, a
+     * promise, a frame object). Counted so that a flood of tiny frames is bounded too.
+     */
+    static final int FRAME_OVERHEAD = 100;
+
     private final Wire wire;
     final Map<String, LocalSubscription> streams = new ConcurrentHashMap<>();
     private final OutboxLimits limits;
-    private final Consumer<String> onSlowConsumer;
-    private final AtomicInteger pending = new AtomicInteger();
+    private final SlowConsumer onSlowConsumer;
+    /**
+     * Frames accepted but not yet handed to the wire, and paced sources ({@link Iterator}s) whose frames are made only
+     * when there is room. Guarded by {@code this}, as are the counters below; the wire is never called under the
+     * lock (a write that completes at once calls back into {@link #progress}, and the wire takes its own locks).
+     */
+    private final ArrayDeque<Object> backlog = new ArrayDeque<>();
+    /** Bytes of the frames in {@link #backlog} (paced sources count only their frame being made). */
+    private long queuedBytes;
+    /** Bytes handed to the wire whose write has not completed. */
+    private long writingBytes;
+    /** Frames handed to the wire whose write has not completed. */
+    private int writing;
+    /** Whether a thread is handing backlog frames to the wire (only one does, so they leave in order). */
+    private boolean draining;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile long lastProgressNanos = System.nanoTime();
 
-    public ConnectionOutbox(Wire wire, OutboxLimits limits, Consumer<String> onSlowConsumer) {
+    /** Hears why a connection is closed as a slow consumer (before its close). */
+    public interface SlowConsumer {
+        void closing(CableStats.Refusal reason, String why);
+    }
+
+    public ConnectionOutbox(Wire wire, OutboxLimits limits, SlowConsumer onSlowConsumer) {
         this.wire = wire;
         this.limits = limits;
         this.onSlowConsumer = onSlowConsumer;
@@ -102,29 +129,112 @@ public final class ConnectionOutbox {
         return limits;
     }
 
-    /** Writes a frame of a kind the wire takes ({@link Wire#write}); never blocks. */
+    /**
+     * Writes a frame of a kind the wire takes ({@link Wire#write}); never blocks. A frame that would take the bytes
+     * waiting for this connection over {@link OutboxLimits#maxPendingBytes()} closes it as a slow consumer instead
+     * (one frame alone always goes: a single broadcast is bounded by the payload limit).
+     */
     public void send(Object frame) {
         if (closing.get()) {
             return;
         }
-        if (pending.get() == 0) {
-            // An idle connection starts its stall clock now, before the frame counts as waiting: the periodic
-            // check must never see a waiting frame against the clock of an earlier, long finished burst.
-            lastProgressNanos = System.nanoTime();
+        long size = sizeOf(frame);
+        String refusal = null;
+        CableStats.Refusal reason = null;
+        synchronized (this) {
+            if (closing.get()) {
+                return;
+            }
+            int frames = writing + backlog.size();
+            if (frames == 0) {
+                // An idle connection starts its stall clock now: the periodic check must never see a waiting frame
+                // against the clock of an earlier, long finished burst.
+                lastProgressNanos = System.nanoTime();
+            } else if (frames >= limits.maxPendingFrames()) {
+                reason = CableStats.Refusal.PENDING_FRAMES;
+                refusal = "more than " + limits.maxPendingFrames() + " frames pending";
+            } else if (writingBytes + queuedBytes + size > limits.maxPendingBytes()) {
+                reason = CableStats.Refusal.PENDING_BYTES;
+                refusal = "more than " + limits.maxPendingBytes() + " bytes pending";
+            } else if (System.nanoTime() - lastProgressNanos > limits.stallTimeoutNanos()) {
+                reason = CableStats.Refusal.STALLED;
+                refusal = "no frame written for " + limits.stallTimeoutMillis() + " ms";
+            }
+            if (refusal == null) {
+                backlog.add(frame);
+                queuedBytes += size;
+                if (draining) {
+                    return; // the draining thread writes it, after what was queued before it
+                }
+                draining = true;
+            }
         }
-        int waiting = pending.incrementAndGet();
-        if (waiting == 1) {
-            lastProgressNanos = System.nanoTime();
-        } else if (waiting > limits.maxPendingFrames()) {
-            pending.decrementAndGet();
-            closeAsSlowConsumer("more than " + limits.maxPendingFrames() + " frames pending");
-            return;
-        } else if (System.nanoTime() - lastProgressNanos > limits.stallTimeoutNanos()) {
-            pending.decrementAndGet();
-            closeAsSlowConsumer("no frame written for " + limits.stallTimeoutMillis() + " ms");
+        if (refusal != null) {
+            closeAsSlowConsumer(reason, refusal);
             return;
         }
-        wire.write(frame, this::progress);
+        drain();
+    }
+
+    /**
+     * Writes the frames of {@code frames} in order, behind what is already waiting, each made only when the bytes in
+     * flight leave room for it: a history replay of any length holds at most about half of
+     * {@link OutboxLimits#maxPendingBytes()} of this connection's memory, never the whole replay. Frames sent
+     * meanwhile wait behind it (and count against the bound). A client that stops reading stalls the source and is
+     * closed by the stall timeout.
+     */
+    public void sendPaced(Iterator<?> frames) {
+        synchronized (this) {
+            if (closing.get()) {
+                return;
+            }
+            if (writing + backlog.size() == 0) {
+                lastProgressNanos = System.nanoTime();
+            }
+            backlog.add(frames);
+            if (draining) {
+                return;
+            }
+            draining = true;
+        }
+        drain();
+    }
+
+    /** Hands backlog frames to the wire while there is room; run by the one thread that set {@link #draining}. */
+    private void drain() {
+        while (true) {
+            Object frame;
+            long size;
+            synchronized (this) {
+                Object head = backlog.peek();
+                if (head == null || closing.get()) {
+                    draining = false;
+                    return;
+                }
+                if (head instanceof Iterator<?> source) {
+                    // Paced: one more frame only while what is in flight stays under half the bound.
+                    if (writing > 0 && writingBytes >= limits.maxPendingBytes() / 2) {
+                        draining = false; // progress() resumes
+                        return;
+                    }
+                    if (!source.hasNext()) {
+                        backlog.poll();
+                        continue;
+                    }
+                    frame = source.next();
+                    size = sizeOf(frame);
+                } else {
+                    backlog.poll();
+                    frame = head;
+                    size = sizeOf(frame);
+                    queuedBytes -= size;
+                }
+                writing++;
+                writingBytes += size;
+            }
+            long written = size;
+            wire.write(frame, () -> progress(written));
+        }
     }
 
     /**
@@ -133,14 +243,20 @@ public final class ConnectionOutbox {
      * without waiting for another frame that may never come.
      */
     public void checkStalled() {
-        if (pending.get() > 0 && !closing.get() && System.nanoTime() - lastProgressNanos > limits.stallTimeoutNanos()) {
-            closeAsSlowConsumer("no frame written for " + limits.stallTimeoutMillis() + " ms");
+        boolean waiting;
+        synchronized (this) {
+            waiting = writing + backlog.size() > 0;
+        }
+        if (waiting && !closing.get() && System.nanoTime() - lastProgressNanos > limits.stallTimeoutNanos()) {
+            closeAsSlowConsumer(CableStats.Refusal.STALLED,
+                    "no frame written for " + limits.stallTimeoutMillis() + " ms");
         }
     }
 
-    /** Stops sending and closes the wire; later frames are dropped. */
+    /** Stops sending and closes the wire; later frames are dropped, and so are frames not yet handed to the wire. */
     public void close(int code, String reason) {
         if (closing.compareAndSet(false, true)) {
+            dropBacklog();
             wire.close(code, reason);
         }
     }
@@ -149,20 +265,76 @@ public final class ConnectionOutbox {
         return closing.get();
     }
 
-    private void progress() {
-        lastProgressNanos = System.nanoTime();
-        pending.decrementAndGet();
+    /** Bytes waiting for this connection: handed to the wire and not written yet, or queued here (for tests). */
+    public synchronized long pendingBytes() {
+        return writingBytes + queuedBytes;
     }
 
-    private void closeAsSlowConsumer(String why) {
-        if (closing.compareAndSet(false, true)) {
-            onSlowConsumer.accept(why);
-            wire.close(POLICY_VIOLATION, "cable: client too slow, " + why);
+    private void progress(long size) {
+        boolean resume;
+        synchronized (this) {
+            lastProgressNanos = System.nanoTime();
+            writing--;
+            writingBytes -= size;
+            resume = !draining && !backlog.isEmpty() && !closing.get();
+            if (resume) {
+                draining = true;
+            }
+        }
+        if (resume) {
+            drain();
         }
     }
 
+    private synchronized void dropBacklog() {
+        backlog.clear();
+        queuedBytes = 0;
+    }
+
+    private void closeAsSlowConsumer(CableStats.Refusal reason, String why) {
+        if (closing.compareAndSet(false, true)) {
+            dropBacklog();
+            onSlowConsumer.closing(reason, why);
+            // The reason the client sees names the limit, not how it is configured.
+            wire.close(POLICY_VIOLATION, SLOW_CLIENT_REASON);
+        }
+    }
+
+    /** The close reason a slow consumer sees (code 1008), documented on the Security page. */
+    public static final String SLOW_CLIENT_REASON = "cable: client too slow";
+
+    /**
+     * What {@code frame} holds while it waits: its encoded bytes (a shared frame at its whole size, though other
+     * connections write the same memory: the bound is per connection) plus {@link #FRAME_OVERHEAD}.
+     */
+    static long sizeOf(Object frame) {
+        long bytes;
+        if (frame instanceof SharedTextFrame shared) {
+            bytes = shared.encodedSize();
+        } else if (frame instanceof byte[] binary) {
+            bytes = binary.length;
+        } else if (frame instanceof CharSequence text) {
+            bytes = utf8Length(text);
+        } else {
+            bytes = utf8Length(String.valueOf(frame));
+        }
+        return bytes + FRAME_OVERHEAD;
+    }
+
+    /** The UTF-8 length of {@code text}, counted without encoding it. */
+    public static long utf8Length(CharSequence text) {
+        long length = text.length();
+        for (int i = 0, n = text.length(); i < n; i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) {
+                length += c < 0x800 ? 1 : Character.isSurrogate(c) ? 1 : 2;
+            }
+        }
+        return length;
+    }
+
     /** The per-connection bounds, from quarkus.cable.websocket.*; read once at startup. */
-    public record OutboxLimits(int maxPendingFrames, long stallTimeoutNanos) {
+    public record OutboxLimits(int maxPendingFrames, long maxPendingBytes, long stallTimeoutNanos) {
 
         long stallTimeoutMillis() {
             return stallTimeoutNanos / 1_000_000;

@@ -95,6 +95,11 @@ public final class SharedTextFrame {
         }
     }
 
+    /** The bytes written for the whole message: every frame's header and payload. */
+    public int encodedSize() {
+        return wholeMessage.readableBytes();
+    }
+
     /** The payload's length in bytes. */
     public int length() {
         return length;

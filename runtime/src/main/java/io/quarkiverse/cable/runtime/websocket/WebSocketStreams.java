@@ -14,8 +14,6 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.jboss.logging.Logger;
-
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamCallback;
@@ -46,8 +44,6 @@ import io.vertx.core.Vertx;
  */
 @Singleton
 public class WebSocketStreams implements CableStreams {
-
-    private static final Logger LOG = Logger.getLogger(WebSocketStreams.class);
 
     @Inject
     @Internal
@@ -83,7 +79,7 @@ public class WebSocketStreams implements CableStreams {
     @Inject
     void configure(CableRuntimeConfig config) {
         limits = new ConnectionOutbox.OutboxLimits(config.websocket().maxPendingFrames(),
-                config.websocket().stallTimeout().toNanos());
+                config.websocket().maxPendingBytes().asLongValue(), config.websocket().stallTimeout().toNanos());
         sockets = config.websocket().sharedFrames() && socketAccess.isResolvable()
                 ? new SharedFrameSockets(socketAccess.get())
                 : null;
@@ -161,7 +157,7 @@ public class WebSocketStreams implements CableStreams {
                 id -> new ConnectionOutbox(
                         ConnectionOutbox.wire(connection, sockets,
                                 why -> engine.recordFailure(CableStats.Failure.SEND, why)),
-                        limits, why -> slowConsumer(connection, why)));
+                        limits, (reason, why) -> slowConsumer(connection, reason, why)));
         LocalSubscription existing = outbox.streams.get(channel);
         if (existing != null) {
             return onCallersContext(existing.confirmed().toCompletableFuture());
@@ -261,10 +257,11 @@ public class WebSocketStreams implements CableStreams {
     }
 
     private void reject(WebSocketConnection connection, String problem) {
-        LOG.warnf("Closing WebSocket connection %s on %s: %s", connection.id(), connection.handshakeRequest().path(),
-                problem);
+        engine.recordFailure(CableStats.Failure.INVALID, "stream", "Closing WebSocket connection " + connection.id()
+                + " on " + connection.handshakeRequest().path() + ": " + problem);
         stopAll(connection.id());
-        String reason = problem.length() > 120 ? problem.substring(0, 120) : problem;
+        // The log says why; the client hears only that the stream was refused (no settings, no internals).
+        String reason = "cable: stream refused";
         // This runs inside the connection listener, while WebSockets Next is still initialising the connection on its
         // event loop: closing the socket here would make its next step (setting the message handlers) throw "WebSocket
         // is closed" into Vert.x and fail the upgrade instead of sending our close frame. Close once that step is done.
@@ -302,9 +299,10 @@ public class WebSocketStreams implements CableStreams {
                         + failure));
     }
 
-    private void slowConsumer(WebSocketConnection connection, String why) {
-        engine.recordFailure(CableStats.Failure.SLOW_CONSUMER, "Closing WebSocket connection " + connection.id()
-                + " as too slow: " + why + " (quarkus.cable.websocket.*)");
+    private void slowConsumer(WebSocketConnection connection, CableStats.Refusal reason, String why) {
+        engine.stats().refused(reason);
+        engine.recordFailure(CableStats.Failure.SLOW_CONSUMER, reason.tag(), "Closing WebSocket connection "
+                + connection.id() + " as too slow: " + why + " (quarkus.cable.websocket.*)");
         stopAll(connection.id());
     }
 

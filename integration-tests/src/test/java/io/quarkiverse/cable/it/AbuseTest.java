@@ -1,0 +1,450 @@
+package io.quarkiverse.cable.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.LogRecord;
+
+import jakarta.inject.Inject;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.Internal;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The abuse suite (issue 24): one case per bound of what a client may make the server hold or do, each with
+ * attackers on bare sockets (loopback, small receive buffers, never reading when that is the attack) and a healthy
+ * Action Cable client side by side in the same run. For every case the healthy client receives every broadcast,
+ * exactly and in order, with a p99 latency at most three times its baseline of the same run; the application JVM's
+ * heap plus direct memory grows by at most the configured bound of what the attackers may hold (+10 %); nothing logs
+ * an {@code OutOfMemoryError}; and the attackers are refused with the documented answer. Each case prints its line
+ * of the abuse table of the Security page ({@code ABUSE-TABLE}).
+ */
+@QuarkusTest
+@DatabaseIndependent
+@TestProfile(AbuseTest.Limits.class)
+class AbuseTest {
+
+    static final long MAX_PENDING = 256 * 1024;
+    static final long MAX_QUEUED_BYTES = 256 * 1024;
+    /**
+     * What one attacker may make the server hold: its pending output and its queued commands (one command beyond the
+     * queue's bound is the one refused, never queued).
+     */
+    static final long PER_ATTACKER = MAX_PENDING + MAX_QUEUED_BYTES;
+
+    /**
+     * The bounds a little below their defaults, so each case's margins stand well clear of the noise of a JVM that
+     * also runs the clients; the stall timeout is the default (10 s).
+     */
+    public static class Limits implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.cable.websocket.max-pending-bytes", Long.toString(MAX_PENDING),
+                    "quarkus.cable.limits.max-queued-command-bytes", Long.toString(MAX_QUEUED_BYTES),
+                    "quarkus.cable.action-cable.identification-timeout", "60s");
+        }
+    }
+
+    private static final String V1 = "actioncable-v1-json";
+    private static final String EXT = "actioncable-v1-ext-json";
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(60);
+    private static AbuseHarness.CableLog log;
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    Cable cable;
+
+    @Inject
+    @Internal
+    CableEngine engine;
+
+    @BeforeAll
+    static void attachLog() {
+        log = AbuseHarness.CableLog.attach();
+    }
+
+    @AfterAll
+    static void detachLog() {
+        assertThat(log.sawOutOfMemory()).as("an OutOfMemoryError was logged").isFalse();
+        log.close();
+    }
+
+    /**
+     * Item 1: attackers subscribed to a room that is flooded with 64 KB broadcasts, each with its own long identifier
+     * (every frame repeats it), stop reading. Each is closed once its pending bytes would pass the bound (the kernel's
+     * socket buffers take the first few MB), never buffered further; the healthy client, in another room, receives
+     * everything of its own.
+     */
+    @Test
+    void stalledReadersAreBoundedInBytes() throws Exception {
+        int attackers = 8;
+        String flood = "flood-" + System.nanoTime();
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        try {
+            // The control stores the same flood to a channel nobody streams (H2 keeps it in this heap).
+            AbuseHarness.Baseline baseline = harness.baseline(() -> flood("chat:unheard-" + flood));
+            long refusedBefore = engine.stats().refusals(CableStats.Refusal.PENDING_BYTES);
+            List<RawWsClient> stalled = new ArrayList<>();
+            for (int i = 0; i < attackers; i++) {
+                RawWsClient attacker = RawWsClient.connect(base, "/cable?user=attacker" + i, V1, 4096);
+                attacker.sendText(subscribe(identifier(flood, i, 3500), null));
+                stalled.add(attacker);
+            }
+            awaitSubscribers("chat:" + flood, attackers);
+            // 100 broadcasts of 64 KB: 6.7 MB for each attacker, more than a socket's kernel buffers take.
+            List<CompletableFuture<Void>> floods = flood("chat:" + flood);
+            List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            CompletableFuture.allOf(floods.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            // Measured while the flood is delivered, before any stall timeout could end an attacker.
+            long used = AbuseHarness.usedMemory();
+            Awaitility.await().atMost(Duration.ofSeconds(60))
+                    .until(() -> engine.subscribers().subscribersByChannel().get("chat:" + flood) == null);
+            for (RawWsClient attacker : stalled) {
+                RawWsClient.Closed closed = attacker.readUntilClosed(CLOSE_WAIT);
+                assertThat(closed.code()).isEqualTo(1008);
+                assertThat(closed.reason()).isEqualTo("cable: client too slow");
+                attacker.close();
+            }
+            assertThat(engine.stats().refusals(CableStats.Refusal.PENDING_BYTES) - refusedBefore)
+                    .isEqualTo(attackers);
+            harness.assertHealthyReceivedEverything();
+            AbuseHarness.report("stalled readers of 64 KB broadcasts (8, identifiers of 3.5 KiB)", baseline, attack,
+                    used, attackers * PER_ATTACKER);
+        } finally {
+            harness.close();
+        }
+    }
+
+    /** The payload of each replayed message: 1,000 of them with a 3.5 KiB identifier are 6.6 MB of frames. */
+    private static final int REPLAYED = 3000;
+
+    /**
+     * Item 1, history: attackers on the extended protocol ask for the replay of 1,000 stored messages and never
+     * read. The replay is paced by the pending-bytes bound (half of it in flight), so each holds a bounded part of it
+     * until the stall timeout closes it.
+     */
+    @Test
+    void replayToAStalledReaderIsPacedByTheBound() throws Exception {
+        int attackers = 8;
+        String room = "replayed-" + System.nanoTime();
+        List<CompletableFuture<Void>> stored = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            stored.add(cable.broadcast("chat:" + room, "{\"n\":" + i + ",\"text\":\"" + "h".repeat(REPLAYED) + "\"}")
+                    .toCompletableFuture());
+        }
+        CompletableFuture.allOf(stored.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        try {
+            AbuseHarness.Baseline baseline = harness.baseline();
+            long served = engine.stats().replaysServed();
+            List<RawWsClient> stalled = new ArrayList<>();
+            for (int i = 0; i < attackers; i++) {
+                RawWsClient attacker = RawWsClient.connect(base, "/cable?user=replayer" + i, EXT, 4096);
+                attacker.sendText(subscribe(identifier(room, i, 3500), new JsonObject().put("since", 1)));
+                stalled.add(attacker);
+            }
+            try {
+                Awaitility.await().atMost(Duration.ofSeconds(60))
+                        .until(() -> engine.stats().replaysServed() >= served + attackers);
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                StringBuilder why = new StringBuilder("replays served: " + (engine.stats().replaysServed() - served)
+                        + ", failed: " + engine.stats().replayFailures());
+                for (var reason : io.quarkiverse.cable.CableException.HistoryUnavailable.Reason.values()) {
+                    why.append(", ").append(reason).append(": ").append(engine.stats().replaysRejected(reason));
+                }
+                throw new AssertionError(why.toString(), e);
+            }
+            List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            long used = AbuseHarness.usedMemory();
+            // Closed by the stall timeout, not by the bound: the replay waits for room instead of overflowing it.
+            Awaitility.await().atMost(CLOSE_WAIT)
+                    .until(() -> engine.subscribers().subscribersByChannel().get("chat:" + room) == null);
+            for (RawWsClient attacker : stalled) {
+                RawWsClient.Closed closed = attacker.readUntilClosed(CLOSE_WAIT);
+                assertThat(closed.code()).isEqualTo(1008);
+                assertThat(closed.reason()).isEqualTo("cable: client too slow");
+                attacker.close();
+            }
+            harness.assertHealthyReceivedEverything();
+            // The bound: what each may hold waiting, and the replay's messages as read (history.max-replay of them,
+            // held until they are written or the connection closes; how many replays read at once is the replay
+            // admission's bound).
+            AbuseHarness.report("history replay of 1,000 messages to stalled readers (8)", baseline, attack, used,
+                    attackers * (PER_ATTACKER + 1000L * (REPLAYED + 200)));
+        } finally {
+            harness.close();
+        }
+    }
+
+    /** Item 4: identifiers over the limit are rejected, so they never multiply the frames of a subscription. */
+    @Test
+    void oversizedIdentifiersAreRejected() throws Exception {
+        int attackers = 8;
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        try {
+            AbuseHarness.Baseline baseline = harness.baseline();
+            List<RawWsClient> clients = new ArrayList<>();
+            for (int i = 0; i < attackers; i++) {
+                RawWsClient attacker = RawWsClient.connect(base, "/cable?user=long" + i, V1, 4096);
+                attacker.sendText(subscribe(identifier(harness.room(), i, 60_000), null));
+                List<String> frames = attacker.readTexts(2, Duration.ofSeconds(60));
+                assertThat(frames.get(1)).contains("\"type\":\"reject_subscription\"");
+                clients.add(attacker); // stays connected and stops reading: nothing of the room reaches it
+            }
+            List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            long used = AbuseHarness.usedMemory();
+            assertThat(engine.subscribers().subscribersByChannel().get(harness.channel())).isEqualTo(1);
+            for (RawWsClient attacker : clients) {
+                attacker.close();
+            }
+            harness.assertHealthyReceivedEverything();
+            AbuseHarness.report("identifiers of 60 KB (8)", baseline, attack, used, attackers * PER_ATTACKER);
+        } finally {
+            harness.close();
+        }
+    }
+
+    /** Item 4: one connection subscribing to 180 rooms gets 128 and reject_subscription for the rest. */
+    @Test
+    void subscriptionsPerConnectionAreBounded() throws Exception {
+        int attackers = 2;
+        int rooms = 180; // within the command burst (200): the rate limit is another case
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        try {
+            AbuseHarness.Baseline baseline = harness.baseline();
+            List<RawWsClient> clients = new ArrayList<>();
+            for (int a = 0; a < attackers; a++) {
+                RawWsClient attacker = RawWsClient.connect(base, "/cable?user=many" + a, V1, 65536);
+                for (int r = 0; r < rooms; r++) {
+                    attacker.sendText(subscribe(new JsonObject().put("channel", "ChatChannel")
+                            .put("room", "many-" + a + "-" + r).encode(), null));
+                }
+                clients.add(attacker);
+            }
+            List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            long used = AbuseHarness.usedMemory();
+            for (RawWsClient attacker : clients) {
+                List<String> frames = attacker.readTexts(rooms + 1, Duration.ofSeconds(60));
+                assertThat(frames.stream().filter(f -> f.contains("confirm_subscription")).count()).isEqualTo(128);
+                assertThat(frames.stream().filter(f -> f.contains("reject_subscription")).count())
+                        .isEqualTo(rooms - 128);
+                attacker.close();
+            }
+            harness.assertHealthyReceivedEverything();
+            AbuseHarness.report("180 subscriptions per connection (2)", baseline, attack, used,
+                    attackers * PER_ATTACKER);
+        } finally {
+            harness.close();
+        }
+    }
+
+    /**
+     * Item 6: commands sent while identification is still running wait for it, bounded in bytes: over the bound the
+     * connection is told to try again later (1013), and what it sent is not retained.
+     */
+    @Test
+    void commandsQueuedBeforeIdentificationAreBounded() throws Exception {
+        int attackers = 4;
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        try {
+            AbuseHarness.Baseline baseline = harness.baseline();
+            String filler = "q".repeat(60_000);
+            List<RawWsClient> clients = new ArrayList<>();
+            for (int a = 0; a < attackers; a++) {
+                // user=hung: identification hangs (ChatIdentification), as a slow remote check would.
+                RawWsClient attacker = RawWsClient.connect(base, "/cable?user=hung", V1, 65536);
+                try {
+                    for (int i = 0; i < 100; i++) {
+                        attacker.sendText(new JsonObject().put("command", "message").put("identifier", "x")
+                                .put("data", filler).encode());
+                    }
+                } catch (IOException refusedMeanwhile) {
+                    // the server closed the connection while the attacker was still sending: the point
+                }
+                clients.add(attacker);
+            }
+            List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            long used = AbuseHarness.usedMemory();
+            for (RawWsClient attacker : clients) {
+                RawWsClient.Closed closed = attacker.readUntilClosed(CLOSE_WAIT);
+                assertThat(closed.code()).isEqualTo(1013);
+                assertThat(closed.reason()).isEqualTo("command_queue");
+                assertThat(closed.texts()).containsExactly(
+                        "{\"type\":\"disconnect\",\"reason\":\"too_many_pending_commands\",\"reconnect\":true}");
+                attacker.close();
+            }
+            harness.assertHealthyReceivedEverything();
+            AbuseHarness.report("6 MB of commands during identification (4)", baseline, attack, used,
+                    attackers * PER_ATTACKER);
+        } finally {
+            harness.close();
+        }
+    }
+
+    /** Item 6: a connection sending commands faster than the rate is disconnected (1008, no reconnect). */
+    @Test
+    void commandRateIsBounded() throws Exception {
+        int attackers = 4;
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        try {
+            AbuseHarness.Baseline baseline = harness.baseline();
+            List<RawWsClient> clients = new ArrayList<>();
+            String junk = new JsonObject().put("command", "unsubscribe").put("identifier", "{}").encode();
+            for (int a = 0; a < attackers; a++) {
+                RawWsClient attacker = RawWsClient.connect(base, "/cable?user=flood" + a, V1, 65536);
+                try {
+                    for (int i = 0; i < 2000; i++) {
+                        attacker.sendText(junk);
+                    }
+                } catch (IOException refusedMeanwhile) {
+                    // closed while sending
+                }
+                clients.add(attacker);
+            }
+            List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            long used = AbuseHarness.usedMemory();
+            for (RawWsClient attacker : clients) {
+                RawWsClient.Closed closed = attacker.readUntilClosed(CLOSE_WAIT);
+                assertThat(closed.code()).isEqualTo(1008);
+                assertThat(closed.reason()).isEqualTo("command_rate");
+                assertThat(closed.texts()).contains(
+                        "{\"type\":\"disconnect\",\"reason\":\"too_many_commands\",\"reconnect\":false}");
+                attacker.close();
+            }
+            harness.assertHealthyReceivedEverything();
+            AbuseHarness.report("2,000 commands at once (4)", baseline, attack, used, attackers * PER_ATTACKER);
+        } finally {
+            harness.close();
+        }
+    }
+
+    /** Item 9: an oversized single frame is closed with 1009 (message too big), not 1006. */
+    @Test
+    void oversizedFrameIsClosedWith1009() throws Exception {
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        try {
+            AbuseHarness.Baseline baseline = harness.baseline();
+            List<RawWsClient> clients = new ArrayList<>();
+            for (int size : new int[] { 70_000, 100_000, 1_000_000 }) {
+                RawWsClient attacker = RawWsClient.connect(base, "/cable?user=big", V1, 65536);
+                try {
+                    attacker.sendText("{\"command\":\"message\",\"identifier\":\"" + "b".repeat(size) + "\"}");
+                } catch (IOException refusedMeanwhile) {
+                    // closed while sending
+                }
+                clients.add(attacker);
+            }
+            List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            long used = AbuseHarness.usedMemory();
+            for (RawWsClient attacker : clients) {
+                RawWsClient.Closed closed = attacker.readUntilClosed(CLOSE_WAIT);
+                assertThat(closed.code()).as(closed.reason()).isEqualTo(1009);
+                attacker.close();
+            }
+            harness.assertHealthyReceivedEverything();
+            AbuseHarness.report("single frames of 70 KB to 1 MB (3)", baseline, attack, used, 3 * PER_ATTACKER);
+        } finally {
+            harness.close();
+        }
+    }
+
+    /**
+     * Item 9: an action that throws on a client's input, and junk commands, are logged at most once per second per
+     * cause, one line each without a stack trace, with the client's CR/LF escaped; and one cause's flood does not
+     * hide another cause's line.
+     */
+    @Test
+    void failuresAreLoggedSafelyAndPerCause() throws Exception {
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        try {
+            AbuseHarness.Baseline baseline = harness.baseline();
+            int from = log.records.size();
+            long started = System.nanoTime();
+            String identifier = new JsonObject().put("channel", "ChatChannel").put("room", "loud").encode();
+            RawWsClient attacker = RawWsClient.connect(base, "/cable?user=loud", V1, 65536);
+            attacker.sendText(subscribe(identifier, null));
+            attacker.readTexts(2, Duration.ofSeconds(60)); // welcome, confirmation
+            String forged = "x\r\n2026-01-01 00:00:00,000 ERROR [io.quarkus] forged line";
+            for (int i = 0; i < 150; i++) {
+                attacker.sendText(new JsonObject().put("command", "message").put("identifier", identifier)
+                        .put("data", new JsonObject().put("action", "fail").put("text", forged).encode()).encode());
+            }
+            // Another cause of the same kind (bad input) while the action failures flood.
+            attacker.sendText(subscribe(new JsonObject().put("channel", "NoSuchChannel\nforged").encode(), null));
+            List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            long used = AbuseHarness.usedMemory();
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) + 1;
+            attacker.close();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> engine.stats()
+                    .failures(CableStats.Failure.LISTENER) > 0);
+            List<LogRecord> records = new ArrayList<>(log.records.subList(from, log.records.size()));
+            List<LogRecord> actions = records.stream()
+                    .filter(r -> AbuseHarness.CableLog.text(r).contains("ChatChannel#fail failed")).toList();
+            assertThat(actions).isNotEmpty();
+            assertThat(actions.size()).isLessThanOrEqualTo((int) seconds + 1);
+            assertThat(records).allSatisfy(r -> {
+                assertThat(AbuseHarness.CableLog.text(r)).doesNotContain("\r").doesNotContain("\n");
+                assertThat(r.getThrown()).isNull();
+            });
+            assertThat(records).anySatisfy(r -> assertThat(AbuseHarness.CableLog.text(r))
+                    .contains("subscribed to no channel NoSuchChannel\\u000aforged"));
+            harness.assertHealthyReceivedEverything();
+            AbuseHarness.report("an action failing 150 times, forged log lines (1)", baseline, attack, used,
+                    PER_ATTACKER);
+        } finally {
+            harness.close();
+        }
+    }
+
+    /** 100 broadcasts of 64 KB to {@code channel}. */
+    private List<CompletableFuture<Void>> flood(String channel) {
+        List<CompletableFuture<Void>> floods = new ArrayList<>();
+        String big = "F".repeat(64 * 1024);
+        for (int i = 0; i < 100; i++) {
+            floods.add(cable.broadcast(channel, i + ":" + big).toCompletableFuture());
+        }
+        return floods;
+    }
+
+    private void awaitSubscribers(String channel, int count) {
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+            Integer subscribers = engine.subscribers().subscribersByChannel().get(channel);
+            return subscribers != null && subscribers >= count;
+        });
+    }
+
+    /** An identifier of about {@code size} characters for {@code room}, its own for each attacker. */
+    private static String identifier(String room, int attacker, int size) {
+        JsonObject params = new JsonObject().put("channel", "ChatChannel").put("room", room).put("who", attacker);
+        return params.put("pad", "i".repeat(Math.max(0, size - params.encode().length() - 10))).encode();
+    }
+
+    private static String subscribe(String identifier, JsonObject history) {
+        JsonObject command = new JsonObject().put("command", "subscribe").put("identifier", identifier);
+        if (history != null) {
+            command.put("history", history);
+        }
+        return command.encode();
+    }
+}

@@ -1,0 +1,156 @@
+package io.quarkiverse.cable.runtime.websocket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.cable.runtime.CableStats;
+
+/** The outbox bounds a connection's waiting frames in bytes, and paces a long source by the same bound. */
+class ConnectionOutboxTest {
+
+    /** A wire whose writes complete only when the test says so, as a socket whose client does not read. */
+    private static final class HeldWire implements ConnectionOutbox.Wire {
+        final List<Object> written = new ArrayList<>();
+        final List<Runnable> completions = new ArrayList<>();
+        int closeCode;
+        String closeReason;
+
+        @Override
+        public synchronized void write(Object frame, Runnable done) {
+            written.add(frame);
+            completions.add(done);
+        }
+
+        @Override
+        public void close(int code, String reason) {
+            closeCode = code;
+            closeReason = reason;
+        }
+
+        void completeAll() {
+            List<Runnable> pending;
+            synchronized (this) {
+                pending = new ArrayList<>(completions);
+                completions.clear();
+            }
+            pending.forEach(Runnable::run);
+        }
+    }
+
+    private final List<CableStats.Refusal> refusals = new ArrayList<>();
+
+    private ConnectionOutbox outbox(HeldWire wire, long maxBytes) {
+        return new ConnectionOutbox(wire,
+                new ConnectionOutbox.OutboxLimits(10_000, maxBytes, TimeUnit.SECONDS.toNanos(60)),
+                (reason, why) -> refusals.add(reason));
+    }
+
+    private static String frame(int bytes) {
+        return "f".repeat(bytes - ConnectionOutbox.FRAME_OVERHEAD);
+    }
+
+    @Test
+    void aFrameOverTheBytesBoundClosesTheConnectionAndNothingMoreIsBuffered() {
+        HeldWire wire = new HeldWire();
+        ConnectionOutbox outbox = outbox(wire, 10_000);
+        for (int i = 0; i < 10; i++) {
+            outbox.send(frame(1000)); // ten fit exactly
+        }
+        assertThat(wire.written).hasSize(10);
+        assertThat(outbox.pendingBytes()).isEqualTo(10_000);
+        assertThat(wire.closeCode).isZero();
+        outbox.send(frame(1000));
+        assertThat(wire.closeCode).isEqualTo(1008);
+        assertThat(wire.closeReason).isEqualTo("cable: client too slow");
+        assertThat(refusals).containsExactly(CableStats.Refusal.PENDING_BYTES);
+        outbox.send(frame(1000));
+        assertThat(wire.written).hasSize(10);
+    }
+
+    @Test
+    void writtenFramesMakeRoomAndOneLargeFrameAloneAlwaysGoes() {
+        HeldWire wire = new HeldWire();
+        ConnectionOutbox outbox = outbox(wire, 10_000);
+        outbox.send(frame(50_000)); // larger than the bound, but nothing waits
+        assertThat(wire.written).hasSize(1);
+        wire.completeAll();
+        assertThat(outbox.pendingBytes()).isZero();
+        for (int round = 0; round < 100; round++) {
+            outbox.send(frame(5000));
+            outbox.send(frame(5000));
+            wire.completeAll();
+        }
+        assertThat(wire.written).hasSize(201);
+        assertThat(wire.closeCode).isZero();
+    }
+
+    @Test
+    void sharedFramesCountTheirWholeEncodedSize() {
+        SharedTextFrame shared = SharedTextFrame.of("s".repeat(3000));
+        assertThat(ConnectionOutbox.sizeOf(shared)).isEqualTo(3004 + ConnectionOutbox.FRAME_OVERHEAD);
+        assertThat(ConnectionOutbox.sizeOf("é€😀")).isEqualTo(2 + 3 + 4 + ConnectionOutbox.FRAME_OVERHEAD);
+        assertThat(ConnectionOutbox.sizeOf(new byte[7])).isEqualTo(7 + ConnectionOutbox.FRAME_OVERHEAD);
+    }
+
+    @Test
+    void aPacedSourceKeepsHalfTheBoundInFlightAndLiveFramesFollowInOrder() {
+        HeldWire wire = new HeldWire();
+        ConnectionOutbox outbox = outbox(wire, 10_000);
+        List<String> replay = IntStream.range(0, 1000).mapToObj(i -> i + ":" + frame(1000).substring(4)).toList();
+        outbox.sendPaced(replay.iterator());
+        outbox.send("live-1");
+        outbox.send("live-2");
+        int rounds = 0;
+        while (wire.written.size() < 1002 && rounds++ < 10_000) {
+            assertThat(outbox.pendingBytes()).isLessThanOrEqualTo(10_000);
+            assertThat(wire.completions.size()).isLessThanOrEqualTo(6);
+            wire.completeAll();
+        }
+        assertThat(wire.closeCode).isZero();
+        List<Object> expected = new ArrayList<>(replay);
+        expected.add("live-1");
+        expected.add("live-2");
+        assertThat(wire.written).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void liveFramesBehindAStalledPacedSourceCountAgainstTheBound() {
+        HeldWire wire = new HeldWire();
+        ConnectionOutbox outbox = outbox(wire, 10_000);
+        outbox.sendPaced(IntStream.range(0, 1000).mapToObj(i -> frame(1000)).iterator());
+        int inFlight = wire.written.size();
+        assertThat(inFlight).isEqualTo(5);
+        for (int i = 0; i < 4; i++) {
+            outbox.send(frame(1000)); // queued behind the replay: 9,000 bytes waiting
+        }
+        assertThat(wire.closeCode).isZero();
+        outbox.send(frame(1000));
+        outbox.send(frame(1000));
+        assertThat(wire.closeCode).isEqualTo(1008);
+        assertThat(refusals).containsExactly(CableStats.Refusal.PENDING_BYTES);
+        wire.completeAll();
+        assertThat(wire.written).hasSize(inFlight); // nothing more is made or written once closed
+    }
+
+    @Test
+    void aStalledPacedSourceIsClosedByTheStallCheck() throws Exception {
+        HeldWire wire = new HeldWire();
+        ConnectionOutbox outbox = new ConnectionOutbox(wire,
+                new ConnectionOutbox.OutboxLimits(10_000, 10_000, TimeUnit.MILLISECONDS.toNanos(1)),
+                (reason, why) -> refusals.add(reason));
+        outbox.sendPaced(IntStream.range(0, 1000).mapToObj(i -> frame(1000)).iterator());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (wire.closeCode == 0 && System.nanoTime() < deadline) {
+            outbox.checkStalled();
+            Thread.onSpinWait();
+        }
+        assertThat(wire.closeCode).isEqualTo(1008);
+        assertThat(refusals).containsExactly(CableStats.Refusal.STALLED);
+    }
+}
