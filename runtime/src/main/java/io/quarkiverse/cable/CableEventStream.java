@@ -30,7 +30,11 @@ import io.smallrye.mutiny.Multi;
  * <li>When the history after {@code Last-Event-ID} is not all there any more (trimmed, epoch changed, too many missed,
  * unknown id), the stream sends one {@value #HISTORY_LOST} event, whose data is the reason in lower case
  * ({@code trimmed}, {@code epoch_changed}, {@code offset_beyond_newest}, {@code unknown_stream}, {@code too_large},
- * {@code invalid_id}, {@code error}), replays nothing, and continues live: the page should reload its state.</li>
+ * {@code invalid_id}, {@code error}, or {@code busy} when the node reads as many histories as it admits), replays
+ * nothing, and continues live: the page should reload its state.</li>
+ * <li>A stream with more than {@code quarkus.cable.sse.max-pending-bytes} of events waiting for its client, or with
+ * events waiting and none written for {@code quarkus.cable.websocket.stall-timeout}, is closed as too slow (its
+ * connection is reset); the browser reconnects with {@code Last-Event-ID} and resumes exactly.</li>
  * </ul>
  */
 public final class CableEventStream {

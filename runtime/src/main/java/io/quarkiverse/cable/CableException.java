@@ -68,6 +68,11 @@ public abstract sealed class CableException extends RuntimeException {
             super("Subscription to '" + channel + "' closed: its listener fell more than " + limit
                     + " messages behind (quarkus.cable.subscriber-buffer)", null);
         }
+
+        /** A subscription closed as too slow for another reason than its message count ({@code why}). */
+        public SlowConsumer(String channel, String why) {
+            super("Subscription to '" + channel + "' closed: its client is too slow, " + why, null);
+        }
     }
 
     /**

@@ -63,7 +63,17 @@ public final class EventStreams {
             Delivery delivery = new Delivery() {
                 @Override
                 public boolean offer(CableMessage message) {
-                    return outbox.offer(SharedEvents.of(message));
+                    if (outbox.offer(SharedEvents.of(message))) {
+                        return true;
+                    }
+                    LocalSubscription own = subscription();
+                    if (own == null) {
+                        return false; // not yet known here: the subscription ends itself as a slow consumer
+                    }
+                    own.end(new CableException.SlowConsumer(channel, "more than "
+                            + engine.sseSettings().maxPendingBytes() + " bytes of SSE events waiting"
+                            + " (quarkus.cable.sse.max-pending-bytes)"));
+                    return true;
                 }
 
                 @Override
@@ -84,7 +94,10 @@ public final class EventStreams {
                 return;
             }
             subscription = started;
-            watched = StallWatch.watch(outbox, () -> started.end(new CableException.SlowConsumer(channel, limit)));
+            SseSettings settings = engine.sseSettings();
+            watched = StallWatch.watch(outbox, () -> started.end(new CableException.SlowConsumer(channel,
+                    "no SSE event written for " + settings.stallTimeoutNanos() / 1_000_000
+                            + " ms (quarkus.cable.websocket.stall-timeout)")));
             started.closed().whenComplete((ignored, failure) -> {
                 if (failure instanceof CableException.SlowConsumer) {
                     slow(failure);
@@ -109,6 +122,10 @@ public final class EventStreams {
             // Reset rather than end: a client that does not read would never take the end of the response either.
             outbox.abandon();
             closeConnection.run();
+        }
+
+        private LocalSubscription subscription() {
+            return subscription;
         }
 
         @Override
