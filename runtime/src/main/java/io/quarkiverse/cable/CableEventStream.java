@@ -30,9 +30,14 @@ import io.smallrye.mutiny.Multi;
  * <li>When the history after {@code Last-Event-ID} is not all there any more (trimmed, epoch changed, too many missed,
  * unknown id), the stream sends one {@value #HISTORY_LOST} event, whose data is the reason in lower case
  * ({@code trimmed}, {@code epoch_changed}, {@code offset_beyond_newest}, {@code unknown_stream}, {@code too_large},
- * {@code invalid_id}, {@code error}), replays nothing, and continues live: the page should reload its state. Its
+ * {@code invalid_id}, {@code error}, or {@code busy} / {@code connection_limit} when the node
+ * reads as many histories as it admits), replays nothing, and continues live: the page should reload its state. Its
  * {@code id} is the channel's position where live delivery starts, so a reconnect after the reload resumes exactly;
- * only {@code error} has none (the client's own id is still the one to retry with).</li>
+ * only {@code error}, {@code busy} and {@code connection_limit} have none (the client's own id is still the one to
+ * retry with).</li>
+ * <li>A stream with more than {@code quarkus.cable.sse.max-pending-bytes} of events waiting for its client, or with
+ * events waiting and none written for {@code quarkus.cable.websocket.stall-timeout}, is closed as too slow (its
+ * connection is reset); the browser reconnects with {@code Last-Event-ID} and resumes exactly.</li>
  * </ul>
  */
 public final class CableEventStream {

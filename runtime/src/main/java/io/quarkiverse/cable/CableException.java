@@ -77,6 +77,11 @@ public abstract sealed class CableException extends RuntimeException {
             super("Subscription to '" + channel + "' closed: its listener fell more than " + limit
                     + " messages behind (quarkus.cable.subscriber-buffer)", null);
         }
+
+        /** A subscription closed as too slow for another reason than its message count ({@code why}). */
+        public SlowConsumer(String channel, String why) {
+            super("Subscription to '" + channel + "' closed: its client is too slow, " + why, null);
+        }
     }
 
     /**
@@ -97,7 +102,18 @@ public abstract sealed class CableException extends RuntimeException {
             /** Some of the messages after the position were trimmed (older than the history window). */
             TRIMMED,
             /** More messages were missed than {@code quarkus.cable.history.max-replay} allows to replay. */
-            TOO_LARGE
+            TOO_LARGE,
+            /**
+             * This node is reading as many histories as {@code quarkus.cable.history.max-concurrent-replays} allows and
+             * as many more wait as {@code quarkus.cable.history.max-queued-replays} allows, or this one waited longer
+             * than {@code quarkus.cable.history.queue-timeout}: nothing is replayed, the subscription stays live.
+             */
+            BUSY,
+            /**
+             * The connection already has {@code quarkus.cable.history.max-replays-per-connection} history steps in
+             * flight: nothing is replayed, the subscription stays live.
+             */
+            CONNECTION_LIMIT
         }
 
         private final Reason reason;

@@ -27,8 +27,11 @@ import io.quarkiverse.cable.runtime.history.HistoryRequest;
 import io.quarkiverse.cable.runtime.history.HistorySettings;
 import io.quarkiverse.cable.runtime.history.Recovery;
 import io.quarkiverse.cable.runtime.history.RecoveryOutcomes;
+import io.quarkiverse.cable.runtime.history.ReplayLimits;
+import io.quarkiverse.cable.runtime.history.ReplayQuota;
 import io.quarkiverse.cable.runtime.json.JsonPayloads;
 import io.quarkiverse.cable.runtime.memory.MemoryTransport;
+import io.quarkiverse.cable.runtime.sse.SseSettings;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
@@ -59,6 +62,8 @@ public final class CableEngine implements Cable {
     /** Null unless broadcasts join the caller's JTA transaction (set once at start). */
     private volatile TransactionalBroadcasts transactions;
     private final HistorySettings historySettings;
+    private final ReplayLimits replayLimits;
+    private final SseSettings sseSettings;
 
     private CableEngine(CableRuntimeConfig config, BiFunction<SubscriberMap, CableStats, Transport> transport) {
         CableConfigCheck.validate(config);
@@ -66,6 +71,8 @@ public final class CableEngine implements Cable {
         this.maxPayloadSize = config.maxPayloadSize().asLongValue();
         this.subscriberBuffer = config.subscriberBuffer();
         this.historySettings = HistorySettings.from(config);
+        this.replayLimits = ReplayLimits.from(config);
+        this.sseSettings = SseSettings.from(config);
         this.transport = transport.apply(subscribers, stats);
     }
 
@@ -205,16 +212,32 @@ public final class CableEngine implements Cable {
      */
     public LocalSubscription subscribe(String channel, Delivery delivery, HistoryRequest request, int holdLimit,
             RecoveryOutcomes.Factory outcome) {
+        return subscribe(channel, delivery, request, holdLimit, ReplayQuota.NONE, outcome);
+    }
+
+    /** As above, with the history step counted against its connection's {@code quota}. */
+    public LocalSubscription subscribe(String channel, Delivery delivery, HistoryRequest request, int holdLimit,
+            ReplayQuota quota, RecoveryOutcomes.Factory outcome) {
         HeldDelivery held = new HeldDelivery(delivery, holdLimit);
         LocalSubscription subscription = newSubscription(channel, held);
-        subscription.onStart(started -> new Recovery(transport.history(), stats).replay(started, request,
+        subscription.onStart(started -> new Recovery(transport.history(), stats).replay(started, request, quota,
                 outcome.create(started, held)));
         transport.startSubscription(subscription);
         return subscription;
     }
 
+    /** A new connection's share of history steps in flight ({@code quarkus.cable.history.max-replays-per-connection}). */
+    public ReplayQuota newReplayQuota() {
+        return new ReplayQuota(replayLimits.perConnection());
+    }
+
     public HistorySettings historySettings() {
         return historySettings;
+    }
+
+    /** The SSE streams' bounds. */
+    public SseSettings sseSettings() {
+        return sseSettings;
     }
 
     /** How many messages a subscription may have waiting ({@code quarkus.cable.subscriber-buffer}). */

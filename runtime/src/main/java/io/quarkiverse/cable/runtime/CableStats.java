@@ -93,6 +93,9 @@ public final class CableStats {
     private final LongAdder replaysServed = new LongAdder();
     private final LongAdder messagesReplayed = new LongAdder();
     private final LongAdder replayFailures = new LongAdder();
+    private final LongAdder historyReads = new LongAdder();
+    private final LongAdder replaysCoalesced = new LongAdder();
+    private final LongAdder sseSlowConsumers = new LongAdder();
     private final Map<CableException.HistoryUnavailable.Reason, LongAdder> replaysRejected = new EnumMap<>(
             CableException.HistoryUnavailable.Reason.class);
     private volatile Observer observer = Observer.NONE;
@@ -147,6 +150,33 @@ public final class CableStats {
 
     public long messagesReplayed() {
         return messagesReplayed.sum();
+    }
+
+    /** A history step that read the database (after its admission). */
+    public void historyRead() {
+        historyReads.increment();
+    }
+
+    /** A history step served by an identical read already in flight, without a query of its own. */
+    public void replayCoalesced() {
+        replaysCoalesced.increment();
+    }
+
+    /** An SSE stream closed as too slow (pending bytes over the bound, or stalled). */
+    public void sseSlowConsumer() {
+        sseSlowConsumers.increment();
+    }
+
+    public long historyReads() {
+        return historyReads.sum();
+    }
+
+    public long replaysCoalesced() {
+        return replaysCoalesced.sum();
+    }
+
+    public long sseSlowConsumers() {
+        return sseSlowConsumers.sum();
     }
 
     public long replayFailures() {

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.delivery.SerialExecutor;
+import io.quarkiverse.cable.runtime.history.ReplayQuota;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.vertx.core.json.JsonObject;
 
@@ -27,6 +28,8 @@ final class ActionCableConnection {
     final ConnectionOutbox outbox;
     /** Whether it speaks {@code actioncable-v1-ext-json}. */
     final boolean extended;
+    /** The history steps this connection has in flight ({@code quarkus.cable.history.max-replays-per-connection}). */
+    final ReplayQuota replayQuota;
     private final ActionCableServer server;
     private final SerialExecutor runner;
     private final Map<String, ActionCableSubscription> subscriptions = new ConcurrentHashMap<>();
@@ -45,6 +48,7 @@ final class ActionCableConnection {
         this.extended = extended;
         this.id = id;
         this.outbox = outbox;
+        this.replayQuota = server.engine().newReplayQuota();
         this.server = server;
         this.admission = new CommandAdmission(server.commandLimits());
         // Not the rate-limited "invalid input" kind: a flood of bad frames elsewhere must not hide a server defect.

@@ -127,7 +127,7 @@ class ActionCableSubscription implements ChannelSubscription {
             // Streams started in subscribed() with a history request recover; later ones are plain.
             stream = recovery != null && !confirmed
                     ? server.engine().subscribe(cableChannel, delivery, history.requestFor(cableChannel), limit,
-                            recovery.member())
+                            connection.replayQuota, recovery.member())
                     : server.engine().subscribe(cableChannel, delivery);
         } catch (RuntimeException e) {
             server.releaseFrames(identifier, extended);

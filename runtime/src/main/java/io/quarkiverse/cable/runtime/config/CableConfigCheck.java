@@ -29,6 +29,15 @@ public final class CableConfigCheck {
         positive("quarkus.cable.message-retention", config.messageRetention());
         atLeastOne("quarkus.cable.websocket.max-pending-frames", config.websocket().maxPendingFrames());
         positive("quarkus.cable.websocket.stall-timeout", config.websocket().stallTimeout());
+        atLeastOne("quarkus.cable.history.max-concurrent-replays", config.history().maxConcurrentReplays());
+        atLeastOne("quarkus.cable.history.max-queued-replays", config.history().maxQueuedReplays());
+        positive("quarkus.cable.history.queue-timeout", config.history().queueTimeout());
+        atLeastOne("quarkus.cable.history.max-replays-per-connection", config.history().maxReplaysPerConnection());
+        atLeastOne("quarkus.cable.history.page-size", config.history().pageSize());
+        if (config.sse().maxPendingBytes().asLongValue() < 1) {
+            throw invalid("quarkus.cable.sse.max-pending-bytes", config.sse().maxPendingBytes().asLongValue()
+                    + " bytes", "must be at least 1 byte");
+        }
         atLeastOne("quarkus.cable.websocket.max-pending-bytes", config.websocket().maxPendingBytes());
         config.writer().maxTransactionBroadcasts()
                 .ifPresent(max -> atLeastOne("quarkus.cable.writer.max-transaction-broadcasts", max));

@@ -166,6 +166,62 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("100")
         int memorySize();
+
+        /**
+         * How many history reads this node runs against the database at once: each holds one pooled connection
+         * while it reads, so this is the replays' share of the datasource's pool, and the writer, the poller, the
+         * trimmer and the doorbell always find theirs. Keep it at most the pool's `max-size` minus 4 (a larger
+         * value is lowered to that at startup, with a warning). Identical concurrent reads (same channel, same
+         * position, same starting line: a reconnect storm of one channel) are served by one read and need no
+         * further share.
+         */
+        @WithDefault("4")
+        int maxConcurrentReplays();
+
+        /**
+         * How many history reads may wait for a share of the pool. A recovery that finds this many waiting is
+         * refused at once with reason `busy` (`reject_history`; an SSE `cable-history-lost` event with data `busy`;
+         * `CableException.HistoryUnavailable` with reason `BUSY`), and its subscription stays live.
+         */
+        @WithDefault("1000")
+        int maxQueuedReplays();
+
+        /**
+         * How long a history read waits for a share of the pool before it is refused with reason `busy`.
+         */
+        @WithDefault("5s")
+        Duration queueTimeout();
+
+        /**
+         * How many history steps one Action Cable connection may have in flight (reading or waiting). More are
+         * refused with `reject_history` (reason `connection_limit`), so one connection cannot occupy the queue.
+         */
+        @WithDefault("32")
+        int maxReplaysPerConnection();
+
+        /**
+         * How many messages one history query reads: a replay of `max-replay` messages is read in pages of this size
+         * (keyset on the stream position), so no single query holds a large result.
+         */
+        @WithDefault("200")
+        int pageSize();
+    }
+
+    /**
+     * Server-Sent Events settings (`CableEventStream`).
+     */
+    Sse sse();
+
+    interface Sse {
+        /**
+         * The most bytes (the events' characters) an SSE stream may have waiting to be written to its client, live
+         * events and their ids included (a replay in progress counts as the pages not yet handed over are read from
+         * the shared replay, not copied). A stream that exceeds it is closed as too slow and its subscription ends.
+         * The stall timeout is `websocket.stall-timeout`: a stream with events waiting and none written for that long
+         * is closed too.
+         */
+        @WithDefault("1M")
+        MemorySize maxPendingBytes();
     }
 
     /**

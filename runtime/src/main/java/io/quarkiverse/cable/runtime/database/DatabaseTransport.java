@@ -10,6 +10,8 @@ import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
+import org.jboss.logging.Logger;
+
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.CableStats;
@@ -17,9 +19,11 @@ import io.quarkiverse.cable.runtime.Transport;
 import io.quarkiverse.cable.runtime.Worker;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.config.SchemaStrategy;
+import io.quarkiverse.cable.runtime.history.CoalescedHistory;
 import io.quarkiverse.cable.runtime.history.DatabaseHistory;
 import io.quarkiverse.cable.runtime.history.HistorySettings;
 import io.quarkiverse.cable.runtime.history.HistorySource;
+import io.quarkiverse.cable.runtime.history.ReplayLimits;
 import io.quarkiverse.cable.runtime.poller.Poller;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
@@ -43,6 +47,8 @@ import io.quarkus.runtime.LaunchMode;
  * on every node. The datasource is resolved at {@link #start()}, when the application's datasources exist.
  */
 public final class DatabaseTransport implements Transport {
+
+    private static final Logger LOG = Logger.getLogger(DatabaseTransport.class);
 
     private static final long STOP_TIMEOUT_MILLIS = 30_000;
 
@@ -94,7 +100,9 @@ public final class DatabaseTransport implements Transport {
         store = new MessageStore(source, dialect, wakeup.ringInTransaction());
         poller = new Poller(store, subscribers, config, stats);
         trimmer = new Trimmer(store, config, stats);
-        history = new DatabaseHistory(store, dialect, HistorySettings.from(config).maxReplay());
+        ReplayLimits limits = ReplayLimits.from(config);
+        history = new CoalescedHistory(new DatabaseHistory(store, dialect, HistorySettings.from(config).maxReplay(),
+                limits.pageSize()), replayShare(limits, source), stats);
         Wakeup ringing = wakeup;
         writer = new BatchWriter(store, config, stats, rows -> {
             poller.wake();
@@ -134,6 +142,25 @@ public final class DatabaseTransport implements Transport {
             wakeup.committed();
             trimmer.afterWrite(rows);
         }));
+    }
+
+    /**
+     * The replays' share of the pool: at most the configured number of reads, and never so many that the writer,
+     * the poller, the trimmer and the doorbell's ringer (one connection each) could not get theirs.
+     */
+    private ReplayLimits replayShare(ReplayLimits limits, DataSource source) {
+        if (!(source instanceof AgroalDataSource agroal)) {
+            return limits;
+        }
+        int poolSize = agroal.getConfiguration().connectionPoolConfiguration().maxSize();
+        int share = Math.max(1, poolSize - 4);
+        if (limits.maxConcurrent() <= share) {
+            return limits;
+        }
+        LOG.warnf("quarkus.cable.history.max-concurrent-replays (%d) leaves the cable's own work less than 4 of the "
+                + "datasource's %d connections: history reads use at most %d at once", limits.maxConcurrent(),
+                poolSize, share);
+        return limits.withMaxConcurrent(share);
     }
 
     @Override

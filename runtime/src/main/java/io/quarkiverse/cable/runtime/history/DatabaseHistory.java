@@ -13,9 +13,9 @@ public final class DatabaseHistory implements HistorySource {
     private final HistoryReader reader;
     private final int maxReplay;
 
-    public DatabaseHistory(MessageStore store, SqlDialect dialect, int maxReplay) {
+    public DatabaseHistory(MessageStore store, SqlDialect dialect, int maxReplay, int pageSize) {
         this.store = store;
-        this.reader = new HistoryReader(dialect);
+        this.reader = new HistoryReader(dialect, pageSize);
         this.maxReplay = maxReplay;
     }
 

@@ -36,24 +36,47 @@ public final class Recovery {
 
     /** Runs the history step of {@code subscription}, which must have started (its starting line is set). */
     public void replay(LocalSubscription subscription, HistoryRequest request, Outcome outcome) {
+        replay(subscription, request, ReplayQuota.NONE, outcome);
+    }
+
+    /**
+     * Runs the history step of {@code subscription} as one of its connection's {@code quota}: a connection with as
+     * many steps in flight as it may have is refused ({@code CONNECTION_LIMIT}) without reading anything.
+     */
+    public void replay(LocalSubscription subscription, HistoryRequest request, ReplayQuota quota, Outcome outcome) {
         Thread.ofVirtual().name("cable-history").start(() -> {
-            Replay replay;
             try {
-                replay = source.replay(subscription.channel(), subscription.channelHash(), request,
-                        subscription.startingLine());
+                quota.acquire(subscription.channel(), request);
             } catch (CableException.HistoryUnavailable e) {
                 stats.replayRejected(e.reason());
                 outcome.unavailable(e);
                 return;
-            } catch (Exception e) {
-                stats.replayFailed();
-                outcome.failed(e);
-                return;
             }
-            if (!(request instanceof HistoryRequest.PositionOnly)) {
-                stats.replayServed(replay.messages().size());
+            try {
+                step(subscription, request, outcome);
+            } finally {
+                quota.release();
             }
-            outcome.replayed(replay);
         });
+    }
+
+    private void step(LocalSubscription subscription, HistoryRequest request, Outcome outcome) {
+        Replay replay;
+        try {
+            replay = source.replay(subscription.channel(), subscription.channelHash(), request,
+                    subscription.startingLine());
+        } catch (CableException.HistoryUnavailable e) {
+            stats.replayRejected(e.reason());
+            outcome.unavailable(e);
+            return;
+        } catch (Exception e) {
+            stats.replayFailed();
+            outcome.failed(e);
+            return;
+        }
+        if (!(request instanceof HistoryRequest.PositionOnly)) {
+            stats.replayServed(replay.messages().size());
+        }
+        outcome.replayed(replay);
     }
 }

@@ -78,6 +78,14 @@ public class CableMetrics {
                 .tag("reason", NO_REASON).register(registry);
         counter("cable.history.messages.replayed", "Messages replayed to recovering subscribers", stats,
                 CableStats::messagesReplayed);
+        counter("cable.history.reads", "History steps that read the database (identical concurrent ones read once)",
+                stats, CableStats::historyReads);
+        counter("cable.history.replays.coalesced",
+                "History steps served by an identical read already in flight, without a query of their own", stats,
+                CableStats::replaysCoalesced);
+        counter("cable.sse.slow.consumer.disconnects",
+                "SSE streams closed as too slow: over sse.max-pending-bytes, or stalled for websocket.stall-timeout",
+                stats, CableStats::sseSlowConsumers);
         Gauge.builder("cable.channels", observability, o -> o.engine().subscribers().channelCount())
                 .description("Channels with at least one subscriber on this node").register(registry);
         Gauge.builder("cable.subscribers", observability, o -> o.engine().subscribers().subscriberCount())

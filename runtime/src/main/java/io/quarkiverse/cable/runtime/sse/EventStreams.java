@@ -1,6 +1,5 @@
 package io.quarkiverse.cable.runtime.sse;
 
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 
@@ -18,7 +17,6 @@ import io.quarkiverse.cable.runtime.history.Recovery;
 import io.quarkiverse.cable.runtime.history.Replay;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.smallrye.mutiny.Multi;
-import io.smallrye.mutiny.subscription.MultiEmitter;
 
 /** The implementation of {@link CableEventStream}: a recovering subscription whose delivery emits events. */
 public final class EventStreams {
@@ -27,65 +25,135 @@ public final class EventStreams {
     }
 
     public static Multi<OutboundSseEvent> stream(CableEngine engine, String channel, String lastEventId) {
-        int limit = engine.subscriberBuffer();
-        // The emitter's buffer bounds what a slow client holds: overflowing it fails the stream, which ends the
-        // subscription.
-        return Multi.createFrom().<OutboundSseEvent> emitter(emitter -> start(engine, channel, lastEventId, limit,
-                emitter), limit + engine.historySettings().maxReplay());
+        // Taken now, on the request's thread: how to close this stream's connection when its client stops reading.
+        Runnable closeConnection = ConnectionCloser.forCurrentRequest();
+        SseStream stream = new SseStream(engine, channel, lastEventId, closeConnection);
+        return Multi.createFrom().publisher(stream.outbox);
     }
 
-    private static void start(CableEngine engine, String channel, String lastEventId, int limit,
-            MultiEmitter<? super OutboundSseEvent> emitter) {
-        HistoryRequest parsed = parse(lastEventId);
-        boolean fresh = parsed == null;
-        boolean invalid = parsed == INVALID;
-        HistoryRequest request = fresh || invalid ? new HistoryRequest.PositionOnly() : parsed;
-        Delivery delivery = new Delivery() {
-            @Override
-            public boolean offer(CableMessage message) {
-                emitter.emit(messageEvent(message));
-                return true;
-            }
+    /**
+     * One stream: its bounded outbox, and the cable subscription started when Quarkus REST subscribes. A stream that
+     * falls more than {@code sse.max-pending-bytes} behind, or stalls for {@code websocket.stall-timeout}, is a slow
+     * consumer: its subscription ends and its connection is closed (reset), so what it held is freed at once.
+     */
+    private static final class SseStream implements SseOutbox.Lifecycle {
+        private final CableEngine engine;
+        private final String channel;
+        private final String lastEventId;
+        private final Runnable closeConnection;
+        final SseOutbox outbox;
+        private volatile LocalSubscription subscription;
+        private volatile StallWatch.Watched watched;
 
-            @Override
-            public void discard() {
-            }
-
-            @Override
-            public int limit() {
-                return limit;
-            }
-        };
-        LocalSubscription subscription;
-        try {
-            subscription = engine.subscribe(channel, delivery, request, limit,
-                    (started, held) -> outcome(engine, started, held, emitter, fresh, invalid));
-        } catch (CableException e) {
-            emitter.fail(e);
-            return;
+        SseStream(CableEngine engine, String channel, String lastEventId, Runnable closeConnection) {
+            this.engine = engine;
+            this.channel = channel;
+            this.lastEventId = lastEventId;
+            this.closeConnection = closeConnection;
+            this.outbox = new SseOutbox(engine.sseSettings(), this);
         }
-        emitter.onTermination(subscription::close);
-        subscription.closed().whenComplete((ignored, failure) -> {
-            if (failure != null) {
-                emitter.fail(failure);
-            } else {
-                emitter.complete();
+
+        @Override
+        public void started(SseOutbox self) {
+            HistoryRequest parsed = parse(lastEventId);
+            boolean fresh = parsed == null;
+            boolean invalid = parsed == INVALID;
+            HistoryRequest request = fresh || invalid ? new HistoryRequest.PositionOnly() : parsed;
+            int limit = engine.subscriberBuffer();
+            Delivery delivery = new Delivery() {
+                @Override
+                public boolean offer(CableMessage message) {
+                    if (outbox.offer(SharedEvents.of(message))) {
+                        return true;
+                    }
+                    LocalSubscription own = subscription();
+                    if (own == null) {
+                        return false; // not yet known here: the subscription ends itself as a slow consumer
+                    }
+                    own.end(new CableException.SlowConsumer(channel, "more than "
+                            + engine.sseSettings().maxPendingBytes() + " bytes of SSE events waiting"
+                            + " (quarkus.cable.sse.max-pending-bytes)"));
+                    return true;
+                }
+
+                @Override
+                public void discard() {
+                }
+
+                @Override
+                public int limit() {
+                    return limit;
+                }
+            };
+            LocalSubscription started;
+            try {
+                started = engine.subscribe(channel, delivery, request, limit,
+                        (begun, held) -> outcome(engine, begun, held, outbox, fresh, invalid));
+            } catch (CableException e) {
+                outbox.fail(e);
+                return;
             }
-        });
+            subscription = started;
+            SseSettings settings = engine.sseSettings();
+            watched = StallWatch.watch(outbox, () -> started.end(new CableException.SlowConsumer(channel,
+                    "no SSE event written for " + settings.stallTimeoutNanos() / 1_000_000
+                            + " ms (quarkus.cable.websocket.stall-timeout)")));
+            started.closed().whenComplete((ignored, failure) -> {
+                if (failure instanceof CableException.SlowConsumer) {
+                    slow(failure);
+                } else if (failure != null) {
+                    outbox.fail(failure);
+                } else {
+                    outbox.complete();
+                }
+            });
+            if (outbox.isDone()) {
+                // Cancelled while the subscription was being made.
+                started.close();
+            }
+        }
+
+        private void slow(Throwable failure) {
+            engine.stats().sseSlowConsumer();
+            if (closeConnection == null) {
+                outbox.fail(failure);
+                return;
+            }
+            // Reset rather than end: a client that does not read would never take the end of the response either.
+            outbox.abandon();
+            closeConnection.run();
+        }
+
+        private LocalSubscription subscription() {
+            return subscription;
+        }
+
+        @Override
+        public void cancelled() {
+            StallWatch.Watched watching = watched;
+            if (watching != null) {
+                StallWatch.unwatch(watching);
+            }
+            LocalSubscription started = subscription;
+            if (started != null) {
+                started.close();
+            }
+        }
     }
 
     private static Recovery.Outcome outcome(CableEngine engine, LocalSubscription subscription, HeldDelivery held,
-            MultiEmitter<? super OutboundSseEvent> emitter, boolean fresh, boolean invalid) {
+            SseOutbox outbox, boolean fresh, boolean invalid) {
         return new Recovery.Outcome() {
             @Override
             public void replayed(Replay replay) {
-                release(replay.messages(), () -> {
-                    if (invalid) {
-                        emitter.emit(lost("invalid_id", replay.position()));
-                    } else if (fresh) {
-                        emitter.emit(new TextEvent(CableEventStream.SUBSCRIBED, id(replay.position()), "{}"));
-                    }
-                });
+                // The replay is handed over from the shared list, not copied into the stream's queue.
+                outbox.replay(replay.messages());
+                if (invalid) {
+                    outbox.offer(lost("invalid_id", replay.position()));
+                } else if (fresh) {
+                    outbox.offer(new TextEvent(CableEventStream.SUBSCRIBED, id(replay.position()), "{}"));
+                }
+                release();
             }
 
             @Override
@@ -93,24 +161,37 @@ public final class EventStreams {
                 // Like invalid_id, the event carries the channel's position at the starting line: live delivery
                 // continues from there, so a client that reloaded its state resumes correctly from this id (or from
                 // the id of the last live message it got). Without it, EventSource would resend the refused id on
-                // its next reconnect and be told "history lost" again.
-                String resumeId = startingId(engine, subscription);
-                release(List.of(), () -> emitter.emit(new TextEvent(CableEventStream.HISTORY_LOST, resumeId,
-                        reason.reason().name().toLowerCase(Locale.ROOT))));
+                // its next reconnect and be told "history lost" again. A replay refused for load (busy, connection
+                // limit) carries none: the client's own id is still the one to retry with, and reading the position
+                // would be the very read that was refused.
+                String resumeId = refusedForLoad(reason) ? null : startingId(engine, subscription);
+                outbox.offer(new TextEvent(CableEventStream.HISTORY_LOST, resumeId,
+                        reason.reason().name().toLowerCase(Locale.ROOT)));
+                release();
             }
 
             @Override
             public void failed(Exception failure) {
                 // No id: the history could not be read (the database failed), so the client's own Last-Event-ID is
                 // still the right one to retry with.
-                release(List.of(), () -> emitter.emit(lost("error", null)));
+                outbox.offer(lost("error", null));
+                release();
             }
 
-            private void release(List<CableMessage> replay, Runnable beforeLive) {
-                held.release(replay, beforeLive);
-                subscription.confirm();
+            private void release() {
+                if (held.release(List.of(), () -> {
+                })) {
+                    subscription.confirm();
+                } else {
+                    subscription.end(new CableException.SlowConsumer(subscription.channel(), held.limit()));
+                }
             }
         };
+    }
+
+    private static boolean refusedForLoad(CableException.HistoryUnavailable reason) {
+        return reason.reason() == CableException.HistoryUnavailable.Reason.BUSY
+                || reason.reason() == CableException.HistoryUnavailable.Reason.CONNECTION_LIMIT;
     }
 
     /**
@@ -129,11 +210,6 @@ public final class EventStreams {
     /** A lost-history event; it carries the position to resume from when it is known. */
     private static TextEvent lost(String reason, StreamPosition position) {
         return new TextEvent(CableEventStream.HISTORY_LOST, position == null ? null : id(position), reason);
-    }
-
-    private static TextEvent messageEvent(CableMessage message) {
-        String data = message.binary() ? Base64.getEncoder().encodeToString(message.payload()) : message.text();
-        return new TextEvent(null, message.epoch() + ":" + message.position(), data);
     }
 
     /** {@code <epoch>:<offset>}, or {@code 0} when the channel has no message yet. */

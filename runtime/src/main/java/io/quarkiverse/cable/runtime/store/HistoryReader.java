@@ -29,9 +29,12 @@ import io.quarkiverse.cable.runtime.history.Replay;
 public final class HistoryReader {
 
     private final SqlDialect sql;
+    private final int pageSize;
 
-    public HistoryReader(SqlDialect sql) {
+    /** A reader whose queries return at most {@code pageSize} rows each (a replay is read page by page). */
+    public HistoryReader(SqlDialect sql, int pageSize) {
         this.sql = sql;
+        this.pageSize = pageSize;
     }
 
     /** What {@code request} asks for, of {@code channel}, up to {@code startingLine}, or why it is not all there. */
@@ -75,8 +78,8 @@ public final class HistoryReader {
         if (missed == 0) {
             return new Replay(List.of(), position);
         }
-        List<CableMessage> replay = read(connection, sql.history(), channelHash, startingLine, (int) missed,
-                statement -> statement.setLong(2, after.offset()), state.epoch);
+        List<CableMessage> replay = new ArrayList<>((int) missed);
+        readPages(connection, channelHash, startingLine, after.offset(), (int) missed, state.epoch, replay);
         long expected = after.offset() + 1;
         for (CableMessage message : replay) {
             if (message.position() != expected || !message.channel().equals(channel)) {
@@ -103,8 +106,16 @@ public final class HistoryReader {
         }
         StreamPosition asked = new StreamPosition(state.epoch, 0);
         long newest = newestPositionUpTo(connection, channel, channelHash, state, startingLine, asked);
-        List<CableMessage> replay = read(connection, sql.historySince(), channelHash, startingLine, maxReplay + 1,
+        int wanted = maxReplay + 1;
+        List<CableMessage> replay = read(connection, sql.historySince(), channelHash, startingLine,
+                Math.min(pageSize, wanted),
                 statement -> statement.setObject(2, LocalDateTime.ofInstant(since, ZoneOffset.UTC)), state.epoch);
+        if (replay.size() == Math.min(pageSize, wanted) && replay.size() < wanted) {
+            // A full first page: the rest follows it in position order, page by page.
+            replay = new ArrayList<>(replay);
+            readPages(connection, channelHash, startingLine, replay.get(replay.size() - 1).position(),
+                    wanted - replay.size(), state.epoch, replay);
+        }
         if (replay.size() > maxReplay) {
             throw new HistoryUnavailable(channel, asked, Reason.TOO_LARGE, "more than " + maxReplay
                     + " messages since " + since + " (quarkus.cable.history.max-replay)");
@@ -193,6 +204,28 @@ public final class HistoryReader {
                 }
             }
             return messages;
+        }
+    }
+
+    /**
+     * Appends up to {@code count} messages after position {@code from} to {@code into}, {@code page-size} per query
+     * (keyset on the position, served by the (channel_hash, stream_position) index); stops at the first short page.
+     */
+    private void readPages(Connection connection, long channelHash, long startingLine, long from, int count,
+            String epoch, List<CableMessage> into) throws SQLException {
+        long after = from;
+        int left = count;
+        while (left > 0) {
+            int want = Math.min(pageSize, left);
+            long position = after;
+            List<CableMessage> page = read(connection, sql.history(), channelHash, startingLine, want,
+                    statement -> statement.setLong(2, position), epoch);
+            into.addAll(page);
+            left -= page.size();
+            if (page.size() < want) {
+                return;
+            }
+            after = page.get(page.size() - 1).position();
         }
     }
 

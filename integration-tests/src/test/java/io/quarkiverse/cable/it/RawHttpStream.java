@@ -1,0 +1,145 @@
+package io.quarkiverse.cable.it;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+/**
+ * A client on a bare socket, so that it costs the test's JVM almost nothing and reads exactly when the test says: an
+ * SSE request ({@link #sse}) or an Action Cable WebSocket ({@link #actionCable}). Used by the abuse cases, whose
+ * attackers read nothing at all.
+ */
+final class RawHttpStream implements AutoCloseable {
+
+    final Socket socket;
+    final InputStream in;
+    final OutputStream out;
+
+    private RawHttpStream(Socket socket) throws IOException {
+        this.socket = socket;
+        this.in = socket.getInputStream();
+        this.out = socket.getOutputStream();
+    }
+
+    private static RawHttpStream open(URI base, int receiveBuffer) throws IOException {
+        Socket socket = new Socket();
+        if (receiveBuffer > 0) {
+            // Before connect, so the window the server may fill is small: the client stalls early.
+            socket.setReceiveBufferSize(receiveBuffer);
+        }
+        socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), 30_000);
+        return new RawHttpStream(socket);
+    }
+
+    /** GET {@code path} as an EventSource would, with {@code lastEventId} when not null; reads nothing back. */
+    static RawHttpStream sse(URI base, String path, String lastEventId, int receiveBuffer) throws IOException {
+        RawHttpStream stream = open(base, receiveBuffer);
+        String request = "GET " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
+                + "\r\nAccept: text/event-stream\r\n" + (lastEventId == null ? ""
+                        : "Last-Event-ID: " + lastEventId
+                                + "\r\n")
+                + "\r\n";
+        stream.out.write(request.getBytes(StandardCharsets.US_ASCII));
+        stream.out.flush();
+        return stream;
+    }
+
+    /** An Action Cable connection that subscribes to {@code identifier}, reading only the handshake's answer. */
+    static RawHttpStream actionCable(URI base, String identifier) throws IOException {
+        RawHttpStream stream = open(base, 0);
+        byte[] nonce = new byte[16];
+        new SecureRandom().nextBytes(nonce);
+        String request = "GET /cable HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
+                + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: "
+                + Base64.getEncoder().encodeToString(nonce) + "\r\nSec-WebSocket-Protocol: actioncable-v1-json\r\n\r\n";
+        stream.out.write(request.getBytes(StandardCharsets.US_ASCII));
+        stream.out.flush();
+        String head = stream.readHead();
+        if (!head.startsWith("HTTP/1.1 101")) {
+            throw new IOException("No WebSocket upgrade: " + head);
+        }
+        stream.sendText("{\"command\":\"subscribe\",\"identifier\":" + quote(identifier) + "}");
+        return stream;
+    }
+
+    private static String quote(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /** A masked client text frame (payloads under 64 KiB). */
+    void sendText(String text) throws IOException {
+        byte[] payload = text.getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream frame = new ByteArrayOutputStream();
+        frame.write(0x81);
+        if (payload.length < 126) {
+            frame.write(0x80 | payload.length);
+        } else {
+            frame.write(0x80 | 126);
+            frame.write(payload.length >> 8);
+            frame.write(payload.length & 0xff);
+        }
+        byte[] mask = new byte[4];
+        new SecureRandom().nextBytes(mask);
+        frame.write(mask);
+        for (int i = 0; i < payload.length; i++) {
+            frame.write(payload[i] ^ mask[i % 4]);
+        }
+        out.write(frame.toByteArray());
+        out.flush();
+    }
+
+    /** The response's status line and headers. */
+    String readHead() throws IOException {
+        StringBuilder head = new StringBuilder();
+        int matched = 0;
+        while (matched < 4) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("Closed before the headers ended: " + head);
+            }
+            head.append((char) b);
+            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1 : 0;
+        }
+        return head.toString();
+    }
+
+    /**
+     * Reads and drops everything until the server closes (end of stream or reset): true when it did within
+     * {@code millis}.
+     */
+    boolean drainUntilClosed(long millis) {
+        long deadline = System.currentTimeMillis() + millis;
+        byte[] buffer = new byte[64 * 1024];
+        try {
+            while (System.currentTimeMillis() < deadline) {
+                socket.setSoTimeout((int) Math.max(1, deadline - System.currentTimeMillis()));
+                if (in.read(buffer) < 0) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            // Reset by the server.
+            return true;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // already gone
+        }
+    }
+}

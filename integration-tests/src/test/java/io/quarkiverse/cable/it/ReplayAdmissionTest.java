@@ -1,0 +1,137 @@
+package io.quarkiverse.cable.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
+import io.quarkiverse.cable.StreamPosition;
+import io.quarkiverse.cable.Subscription;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * Replays on the real database under their bounds: read in pages (a page of 7 rows here), a reconnect storm of one
+ * channel from one position read once rather than once per client, and reads beyond the node's share of the pool
+ * (one here) and its queue (one) refused as {@code busy}, while every admitted one replays exactly.
+ */
+@QuarkusTest
+class ReplayAdmissionTest {
+
+    private static final int MESSAGES = 60;
+
+    @Inject
+    Cable cable;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @ConfigProperty(name = "quarkus.datasource.db-kind")
+    String dbKind;
+
+    private CableEngine node(String name, String... properties) {
+        CableEngine node = CableEngine.database(name, () -> dataSource, SqlDialect.forDbKind(dbKind),
+                CableConfigs.with(properties));
+        node.start();
+        return node;
+    }
+
+    /** A channel with {@link #MESSAGES} stored messages; returns their epoch. */
+    private String channelWithHistory(String channel) throws Exception {
+        Collector stored = new Collector();
+        try (Subscription watching = cable.subscribe(channel, stored)) {
+            watching.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            List<CompletableFuture<Void>> commits = new ArrayList<>();
+            for (int i = 1; i <= MESSAGES; i++) {
+                commits.add(cable.broadcast(channel, "m" + i).toCompletableFuture());
+            }
+            CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            stored.awaitCount(MESSAGES);
+            return stored.messages.get(0).epoch();
+        }
+    }
+
+    @Test
+    void aStormOfIdenticalReplaysIsFarFewerReadsAndEachReplaysExactlyInPages() throws Exception {
+        String channel = Channels.unique("storm");
+        String epoch = channelWithHistory(channel);
+        CableEngine node = node("replay-storm", "quarkus.cable.history.max-concurrent-replays", "1",
+                "quarkus.cable.history.page-size", "7");
+        try {
+            int clients = 200;
+            List<Collector> received = new ArrayList<>();
+            List<Subscription> subscriptions = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                Collector collector = new Collector();
+                received.add(collector);
+                subscriptions.add(node.subscribe(channel, new StreamPosition(epoch, 0), collector));
+            }
+            List<String> expected = IntStream.rangeClosed(1, MESSAGES).mapToObj(i -> "m" + i).toList();
+            for (int i = 0; i < clients; i++) {
+                subscriptions.get(i).confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+                assertThat(received.get(i).awaitCount(MESSAGES).texts()).as("client " + i).isEqualTo(expected);
+            }
+            long reads = node.stats().historyReads();
+            long coalesced = node.stats().replaysCoalesced();
+            assertThat(reads + coalesced).isEqualTo(clients);
+            // One read per poll cycle the subscriptions started in at most, far below one per client.
+            assertThat(reads).as("history reads for %d identical replays", clients).isLessThanOrEqualTo(clients / 10);
+            assertThat(node.stats().replaysServed()).isEqualTo(clients);
+            subscriptions.forEach(Subscription::close);
+        } finally {
+            node.stop();
+        }
+    }
+
+    @Test
+    void replaysBeyondTheShareAndTheQueueAreRefusedAsBusyAndTheOthersReplayExactly() throws Exception {
+        String channel = Channels.unique("busy");
+        String epoch = channelWithHistory(channel);
+        CableEngine node = node("replay-busy", "quarkus.cable.history.max-concurrent-replays", "1",
+                "quarkus.cable.history.max-queued-replays", "1");
+        try {
+            int clients = 40;
+            List<Collector> received = new ArrayList<>();
+            List<Subscription> subscriptions = new ArrayList<>();
+            // Distinct positions: no two reads are identical, so none is coalesced.
+            for (int i = 0; i < clients; i++) {
+                Collector collector = new Collector();
+                received.add(collector);
+                subscriptions.add(node.subscribe(channel, new StreamPosition(epoch, i), collector));
+            }
+            int busy = 0;
+            for (int i = 0; i < clients; i++) {
+                try {
+                    subscriptions.get(i).confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+                    List<String> expected = IntStream.rangeClosed(i + 1, MESSAGES).mapToObj(n -> "m" + n).toList();
+                    assertThat(received.get(i).awaitCount(MESSAGES - i).texts()).isEqualTo(expected);
+                } catch (ExecutionException e) {
+                    assertThat(e.getCause()).isInstanceOfSatisfying(CableException.HistoryUnavailable.class,
+                            refused -> assertThat(refused.reason()).isEqualTo(Reason.BUSY));
+                    assertThat(received.get(i).messages).as("a refused replay replays nothing").isEmpty();
+                    busy++;
+                }
+            }
+            assertThat(busy).as("replays refused beyond one running and one waiting").isPositive();
+            assertThat(node.stats().replaysRejected(Reason.BUSY)).isEqualTo(busy);
+            assertThat(node.stats().replaysServed()).isEqualTo(clients - busy);
+            subscriptions.forEach(Subscription::close);
+        } finally {
+            node.stop();
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.quarkiverse.cable.runtime.sse;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Looks at every open SSE stream four times a second and hands the stalled ones (events waiting, none written for
+ * the stall timeout) to their handler, so a client that stopped reading after its last event is closed without
+ * waiting for another broadcast that may never come. One daemon thread for the process, started with the first
+ * stream; a look at a stream with nothing waiting is one comparison.
+ */
+final class StallWatch {
+
+    /** A stream being watched and what to do when it stalls. */
+    record Watched(SseOutbox outbox, Runnable onStall) {
+    }
+
+    private static final long PERIOD_MILLIS = 250;
+    private static final Set<Watched> WATCHED = ConcurrentHashMap.newKeySet();
+    private static volatile ScheduledExecutorService timer;
+
+    private StallWatch() {
+    }
+
+    static Watched watch(SseOutbox outbox, Runnable onStall) {
+        Watched watched = new Watched(outbox, onStall);
+        WATCHED.add(watched);
+        if (timer == null) {
+            start();
+        }
+        return watched;
+    }
+
+    static void unwatch(Watched watched) {
+        WATCHED.remove(watched);
+    }
+
+    private static synchronized void start() {
+        if (timer != null) {
+            return;
+        }
+        ScheduledExecutorService created = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "cable-sse-stall-watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+        created.scheduleWithFixedDelay(StallWatch::check, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        timer = created;
+    }
+
+    private static void check() {
+        long now = System.nanoTime();
+        for (Watched watched : WATCHED) {
+            try {
+                if (watched.outbox().isDone()) {
+                    WATCHED.remove(watched);
+                } else if (watched.outbox().stalled(now)) {
+                    WATCHED.remove(watched);
+                    watched.onStall().run();
+                }
+            } catch (RuntimeException e) {
+                // One stream's failure must not stop the watch of the others.
+                WATCHED.remove(watched);
+            }
+        }
+    }
+}
