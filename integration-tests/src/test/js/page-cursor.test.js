@@ -28,10 +28,12 @@ function turboPage(state, protocol) {
     import { createCable } from "@anycable/web";
     import { start } from "@anycable/turbo-stream";
     window.infos = [];
-    const cable = createCable("ws://" + location.host + "/cable?user=chromium-cursor", { protocol: "${protocol}", logLevel: "warn" });
-    start(cable);
-    // Held back until the test says so: then the source tag (with its cursor) joins the page and subscribes.
+    // Held back until the test says so: then the cable starts and the source tag (with its cursor) joins the page
+    // and subscribes. (@anycable/web's history "since" is the cable's creation second: the test lets the gap age
+    // past it, so that only the cursor can bring the gap.)
     window.subscribeNow = () => {
+      const cable = createCable("ws://" + location.host + "/cable?user=chromium-cursor", { protocol: "${protocol}", logLevel: "warn" });
+      start(cable);
       const template = document.getElementById("subscribe");
       document.body.appendChild(template.content.cloneNode(true));
       document.querySelector("turbo-cable-stream-source").channel.on("info", (info) => window.infos.push(info.type));
@@ -68,6 +70,10 @@ for (const protocol of ["actioncable-v1-ext-json", "actioncable-v1-json"]) {
       await until(() => page.evaluate(() => window.ready === true), "the page's script");
       assert.deepEqual(await texts(page), range(list, 1, 5));
       await add(list, "turbo", 6, 10); // committed after the render, before the subscription
+      // @anycable/web's first subscribe asks for history `since` the cable's creation second: let the gap be older
+      // than that, so that only the cursor can bring it (a clock bound, not a synchronisation).
+      const gapEnd = Date.now();
+      await until(() => Date.now() > gapEnd + 1500, "the gap to age");
       await page.evaluate(() => window.subscribeNow());
       await page.locator("turbo-cable-stream-source[connected]").waitFor({ state: "attached", timeout: 120_000 });
       await until(async () => (await texts(page)).includes(`${list}-10`), "the notes of the gap");
