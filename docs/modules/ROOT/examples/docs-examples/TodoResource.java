@@ -20,7 +20,9 @@ public class TodoResource {
         TodoItem item = new TodoItem();
         item.title = title;
         item.persist();
-        cable.broadcast("todos", new TodoEvent("added", item.view())); // joins the transaction
+        // Joins the transaction. The stage completes after the commit, so it is not waited for here; an invalid
+        // broadcast throws at this call instead, and the transaction rolls back with it.
+        cable.broadcast("todos", new TodoEvent("added", item.view()));
         return item.view();
         // Commit: the item and the broadcast are stored together. An exception instead: neither is.
     }
