@@ -43,10 +43,11 @@ final class AbuseHarness {
     static final int ATTACK_ROUNDS = BASELINE_ROUNDS;
     /**
      * The baseline p99 a comparison starts from: on a shared 2-core machine (load averages of 20 and more in CI) a
-     * baseline under 100 ms is scheduling noise, and three times noise is no bound. Reported beside the measured
-     * baseline.
+     * baseline p99 under one second is scheduling noise (the same case measured 25 ms and 470 ms on an idle and a
+     * loaded machine), and three times noise is no bound. The check still catches what the attacks did before the
+     * bounds (a healthy p99 of 4.9 s and 11.4 s); the table reports the measured baseline and p99 as they are.
      */
-    static final double P99_FLOOR_MILLIS = 100;
+    static final double P99_FLOOR_MILLIS = 1000;
     private static final String PAD = "p".repeat(2048);
 
     private final Cable cable;

@@ -339,31 +339,50 @@ class AbuseTest {
         }
     }
 
-    /** Item 9: an oversized single frame is closed with 1009 (message too big), not 1006. */
+    /**
+     * Item 9: a command over {@code max-command-size} is closed with 1009 (message too big), not 1006. Sent in
+     * fragments, the whole message reaches the server before it answers, so the close frame always arrives: 1009,
+     * exactly. A single frame over the WebSocket frame size is refused as soon as its header is read, while the
+     * client is still sending the rest; the server answers 1009 too, but closing a socket with unread input makes
+     * the kernel reset it, and the reset may overtake the close frame. So that case is checked for ending the
+     * connection (1009, or the reset the client sees as 1006), not for the code.
+     */
     @Test
     void oversizedFrameIsClosedWith1009() throws Exception {
         AbuseHarness harness = AbuseHarness.start(cable, base);
         try {
             AbuseHarness.Baseline baseline = harness.baseline();
-            List<RawWsClient> clients = new ArrayList<>();
-            for (int size : new int[] { 70_000, 100_000, 1_000_000 }) {
+            List<RawWsClient> fragmented = new ArrayList<>();
+            for (int size : new int[] { 70_000, 200_000 }) {
+                RawWsClient attacker = RawWsClient.connect(base, "/cable?user=big", V1, 65536);
+                attacker.sendFragmentedText("{\"command\":\"message\",\"identifier\":\"" + "b".repeat(size) + "\"}",
+                        50_000);
+                fragmented.add(attacker);
+            }
+            List<RawWsClient> single = new ArrayList<>();
+            for (int size : new int[] { 100_000, 1_000_000 }) {
                 RawWsClient attacker = RawWsClient.connect(base, "/cable?user=big", V1, 65536);
                 try {
                     attacker.sendText("{\"command\":\"message\",\"identifier\":\"" + "b".repeat(size) + "\"}");
                 } catch (IOException refusedMeanwhile) {
                     // closed while sending
                 }
-                clients.add(attacker);
+                single.add(attacker);
             }
             List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
             long used = AbuseHarness.usedMemory();
-            for (RawWsClient attacker : clients) {
+            for (RawWsClient attacker : fragmented) {
                 RawWsClient.Closed closed = attacker.readUntilClosed(CLOSE_WAIT);
                 assertThat(closed.code()).as(closed.reason()).isEqualTo(1009);
                 attacker.close();
             }
+            for (RawWsClient attacker : single) {
+                RawWsClient.Closed closed = attacker.readUntilClosed(CLOSE_WAIT);
+                assertThat(closed.code()).as(closed.reason()).isIn(1009, 1006);
+                attacker.close();
+            }
             harness.assertHealthyReceivedEverything();
-            AbuseHarness.report("single frames of 70 KB to 1 MB (3)", baseline, attack, used, 3 * PER_ATTACKER);
+            AbuseHarness.report("commands of 70 KB to 1 MB (4)", baseline, attack, used, 4 * PER_ATTACKER);
         } finally {
             harness.close();
         }

@@ -83,6 +83,17 @@ final class RawWsClient implements AutoCloseable {
         sendFrame(0x81, text.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** One text message in fragments of at most {@code fragment} bytes (a text frame, then continuation frames). */
+    void sendFragmentedText(String text, int fragment) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        for (int start = 0; start < bytes.length; start += fragment) {
+            int end = Math.min(bytes.length, start + fragment);
+            int opcode = start == 0 ? 0x01 : 0x00;
+            int fin = end == bytes.length ? 0x80 : 0;
+            sendFrame(fin | opcode, java.util.Arrays.copyOfRange(bytes, start, end));
+        }
+    }
+
     private void sendFrame(int finAndOpcode, byte[] payload) throws IOException {
         ByteArrayOutputStream frame = new ByteArrayOutputStream(payload.length + 14);
         frame.write(finAndOpcode);
