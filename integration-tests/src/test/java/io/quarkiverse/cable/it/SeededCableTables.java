@@ -90,6 +90,10 @@ public class SeededCableTables implements QuarkusTestResourceLifecycleManager {
                         statement.execute("CREATE TABLE todo_items (id BIGINT NOT NULL PRIMARY KEY, title VARCHAR(255),"
                                 + " done BOOLEAN NOT NULL)");
                         statement.execute("CREATE SEQUENCE todo_items_SEQ START WITH 1 INCREMENT BY 50");
+                        // The page-cursor test list's notes (PageNote), in the same persistence unit.
+                        statement.execute("CREATE TABLE page_notes (id BIGINT NOT NULL PRIMARY KEY, list VARCHAR(255),"
+                                + " text VARCHAR(255))");
+                        statement.execute("CREATE SEQUENCE page_notes_SEQ START WITH 1 INCREMENT BY 50");
                     }
                     connection.commit();
                 }
