@@ -30,14 +30,13 @@ public class VisiblePriceSocket {
         if (user != null) {
             connection.userData().put(USER, user);
         }
-        return Uni.createFrom().completionStage(
-                // tag::stream-callback[]
-                streams.start(connection, "prices", (message, target) -> {
-                    Price price = parse(message.text());
-                    return visibleTo(price, target.userData().get(USER)) ? render(price) : null;   // null sends nothing
-                })
-                // end::stream-callback[]
-        ).replaceWith("ready");
+        // tag::stream-callback[]
+        streams.start(connection, "prices", (message, target) -> {
+            Price price = parse(message.text());
+            return visibleTo(price, target.userData().get(USER)) ? render(price) : null;   // null sends nothing
+        });
+        // end::stream-callback[]
+        return Uni.createFrom().completionStage(streams.confirmed(connection)).replaceWith("ready"); // started: live
     }
 
     private Price parse(String json) {
