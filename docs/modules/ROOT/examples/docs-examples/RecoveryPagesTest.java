@@ -10,9 +10,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -109,18 +109,24 @@ class RecoveryPagesTest {
         }
         HttpResponse<Stream<String>> response = HttpClient.newHttpClient().send(request.build(),
                 HttpResponse.BodyHandlers.ofLines());
-        List<String> data = new ArrayList<>();
-        try (Stream<String> lines = response.body()) {
-            Iterator<String> it = lines.iterator();
-            while (data.size() < count && it.hasNext()) {
-                String line = it.next();
-                if (line.startsWith("data:")) {
-                    String value = line.substring(5).trim();
-                    if (!value.equals("{}")) { // the "subscribed" event
-                        data.add(value);
+        List<String> data = new CopyOnWriteArrayList<>();
+        Stream<String> lines = response.body();
+        try {
+            // Bounded: a stream that never sends its events fails the test instead of hanging it.
+            CompletableFuture.runAsync(() -> {
+                Iterator<String> it = lines.iterator();
+                while (data.size() < count && it.hasNext()) {
+                    String line = it.next();
+                    if (line.startsWith("data:")) {
+                        String value = line.substring(5).trim();
+                        if (!value.equals("{}")) { // the "subscribed" event
+                            data.add(value);
+                        }
                     }
                 }
-            }
+            }).get(30, TimeUnit.SECONDS);
+        } finally {
+            lines.close();
         }
         return data;
     }
