@@ -9,12 +9,13 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableEventStream;
 import io.smallrye.mutiny.Multi;
 
-/** Server-Sent Events with resume, from the recovery page (SseResumeTest reconnects with Last-Event-ID). */
+/** Server-Sent Events with resume, from the recovery page (the tests reconnect with Last-Event-ID, or a page cursor). */
 @Path("/")
 public class EventsResource {
 
@@ -29,4 +30,15 @@ public class EventsResource {
         return CableEventStream.stream(cable, "chat:" + room, lastEventId);
     }
     // end::sse-events[]
+
+    // The same stream for a page rendered with a page cursor (its own path here, next to the one above).
+    // tag::sse-cursor[]
+    @GET
+    @Path("/page-events/{room}")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    public Multi<OutboundSseEvent> events(@RestPath String room, @RestHeader("Last-Event-ID") String lastEventId,
+            @RestQuery String cursor) {
+        return CableEventStream.stream(cable, "chat:" + room, lastEventId, cursor);
+    }
+    // end::sse-cursor[]
 }

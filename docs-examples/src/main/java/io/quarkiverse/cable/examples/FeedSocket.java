@@ -1,0 +1,30 @@
+package io.quarkiverse.cable.examples;
+
+import jakarta.inject.Inject;
+
+import io.quarkiverse.cable.CableStreams;
+import io.quarkus.websockets.next.OnClose;
+import io.quarkus.websockets.next.OnTextMessage;
+import io.quarkus.websockets.next.WebSocket;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.smallrye.mutiny.Uni;
+
+// tag::feed-socket[]
+@WebSocket(path = "/feed")
+public class FeedSocket {
+
+    @Inject
+    CableStreams streams;
+
+    @OnTextMessage
+    Uni<String> command(String channel, WebSocketConnection connection) {
+        return Uni.createFrom().completionStage(streams.start(connection, channel)) // <1>
+                .replaceWith("started:" + channel);
+    }
+
+    @OnClose
+    void closed(WebSocketConnection connection) {
+        // Nothing to do: a closed connection's streams stop by themselves.
+    }
+}
+// end::feed-socket[]
