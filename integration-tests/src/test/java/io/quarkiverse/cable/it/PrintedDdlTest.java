@@ -67,17 +67,17 @@ class PrintedDdlTest {
         public Map<String, String> start() {
             try {
                 database = new FreshDatabase("cable_printed_ddl");
-                SchemaManager manager = new SchemaManager(SqlDialect.forDbKind(database.kind));
+                // The application's own limits (application.properties: max-payload-size=17M, max-channel-length
+                // at its default), which the SQL broadcast routines carry: the manager the application validates with.
+                SchemaManager manager = new SchemaManager(SqlDialect.forDbKind(database.kind), 1024, 17L * 1024 * 1024);
                 try (Connection connection = database.connect()) {
                     String[] printed = new String[1];
                     assertThatThrownBy(() -> manager.validate(connection, "default"))
                             .isInstanceOfSatisfying(IllegalStateException.class, e -> printed[0] = e.getMessage());
                     String statements = printed[0].substring(printed[0].indexOf("\n\n") + 2);
                     try (Statement statement = connection.createStatement()) {
-                        for (String sql : statements.split(";\n")) {
-                            if (!sql.isBlank()) {
-                                statement.execute(sql);
-                            }
+                        for (String sql : splitAsTheClientDoes(statements)) {
+                            statement.execute(sql);
                         }
                     }
                     manager.validate(connection, "default");
@@ -86,6 +86,38 @@ class PrintedDdlTest {
             } catch (SQLException e) {
                 throw new IllegalStateException(e);
             }
+        }
+
+        /**
+         * Splits a script the way psql and the mariadb client do for what the cable prints: at a line ending in the
+         * current delimiter (";", or what a {@code DELIMITER} line sets), never inside a dollar-quoted body.
+         */
+        static List<String> splitAsTheClientDoes(String script) {
+            List<String> statements = new java.util.ArrayList<>();
+            StringBuilder current = new StringBuilder();
+            String delimiter = ";";
+            boolean dollarQuoted = false;
+            for (String line : script.split("\n")) {
+                if (!dollarQuoted && line.startsWith("DELIMITER ")) {
+                    delimiter = line.substring("DELIMITER ".length()).trim();
+                    continue;
+                }
+                int quotes = line.split("\\$cable\\$", -1).length - 1;
+                if (quotes % 2 == 1) {
+                    dollarQuoted = !dollarQuoted;
+                }
+                if (!dollarQuoted && line.endsWith(delimiter)) {
+                    current.append(line, 0, line.length() - delimiter.length());
+                    if (!current.toString().isBlank()) {
+                        statements.add(current.toString());
+                    }
+                    current.setLength(0);
+                } else {
+                    current.append(line).append('\n');
+                }
+            }
+            assertThat(current.toString()).as("an unterminated statement").isBlank();
+            return statements;
         }
 
         @Override

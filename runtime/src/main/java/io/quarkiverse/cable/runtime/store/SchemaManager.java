@@ -73,7 +73,17 @@ public final class SchemaManager {
                 + " quarkus.cable.schema.strategy is validate (the default in production), so the cable changes no"
                 + " schema. Run these statements (or put them in your migration; the INSERT is idempotent), or set"
                 + " quarkus.cable.schema.strategy=update to have the cable run them at startup:\n\n"
-                + String.join(";\n", missing) + ";\n");
+                + script(missing, connection));
+    }
+
+    /** The statements as a script for the database's own client (psql, mariadb), one after the other. */
+    private String script(List<String> statements, Connection connection) throws SQLException {
+        StringBuilder text = new StringBuilder();
+        for (String statement : statements) {
+            boolean routine = routines != null && routines.owns(statement, connection);
+            text.append(dialect.scriptStatement(statement, routine)).append('\n');
+        }
+        return text.toString();
     }
 
     /** Whether the id allocator's row exists (the tables do). */

@@ -274,6 +274,14 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         return List.of();
     }
 
+    /**
+     * {@code statement} as a line of a script a user runs in this database's own client: terminated by a semicolon,
+     * except where a routine's body has semicolons of its own and the client needs another delimiter (MySQL/MariaDB).
+     */
+    String scriptStatement(String statement, boolean routine) {
+        return statement + ";";
+    }
+
     static final class H2 extends SqlDialect {
         @Override
         public String ddlResource() {
@@ -413,6 +421,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
          * function runs with its owner's rights (SECURITY DEFINER, search path pinned to the cable's schema), so
          * only roles granted EXECUTE may broadcast.
          */
+        /** The mysql / mariadb client splits on semicolons, a routine's body included, unless told otherwise. */
+        @Override
+        String scriptStatement(String statement, boolean routine) {
+            return routine ? "DELIMITER $$\n" + statement + "$$\nDELIMITER ;" : statement + ";";
+        }
+
         @Override
         List<String> sqlBroadcastRoutines(String schema, String marker, int maxChannelLength, long maxPayloadSize) {
             String function = """
