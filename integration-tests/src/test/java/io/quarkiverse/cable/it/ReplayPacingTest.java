@@ -6,6 +6,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -16,17 +17,28 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.cable.Cable;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
 /**
- * A history replay larger than a connection's pending-bytes bound (quarkus.cable.websocket.max-pending-bytes, 1 MiB by
- * default) reaches a client that reads, whole and in order, followed by live messages: the replay is paced by the
+ * A history replay larger than a connection's pending-bytes bound (quarkus.cable.websocket.max-pending-bytes, set to
+ * 1 MiB here: the 3 MB replay is three times it) reaches a client that reads, whole and in order, followed by live messages:
+ * the replay is paced by the
  * bound (half of it in flight) instead of being queued at once, which would close the client as too slow. On every
  * database: the replay is read from the messages table.
  */
 @QuarkusTest
+@TestProfile(ReplayPacingTest.OneMebibyte.class)
 class ReplayPacingTest {
+
+    public static class OneMebibyte implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.cable.websocket.max-pending-bytes", "1M");
+        }
+    }
 
     @TestHTTPResource("/")
     URI base;

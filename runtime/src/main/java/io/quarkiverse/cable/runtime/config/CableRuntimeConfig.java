@@ -218,9 +218,9 @@ public interface CableRuntimeConfig {
          * events and their ids included (a replay in progress counts as the pages not yet handed over are read from
          * the shared replay, not copied). A stream that exceeds it is closed as too slow and its subscription ends.
          * The stall timeout is `websocket.stall-timeout`: a stream with events waiting and none written for that long
-         * is closed too.
+         * is closed too. 4 MiB by default, as `websocket.max-pending-bytes`.
          */
-        @WithDefault("1M")
+        @WithDefault("4M")
         MemorySize maxPendingBytes();
     }
 
@@ -247,9 +247,10 @@ public interface CableRuntimeConfig {
          * `cable: client too slow`, counted as `cable.limits.refusals{reason="pending_bytes"}`; nothing is buffered
          * beyond it. One frame alone always goes, so the bound is this or one frame (at most `max-payload-size` plus
          * its envelope), whichever is larger. History replays are paced by it: a replay takes at most half of it
-         * at a time. Like AnyCable's `ws_max_pending_size`.
+         * at a time. Like AnyCable's `ws_max_pending_size` (1 MiB there): 4 MiB by default here, so that a healthy
+         * reader taking a burst (100 broadcasts of 16 KiB committed at once) is not mistaken for a slow one.
          */
-        @WithDefault("1M")
+        @WithDefault("4M")
         MemorySize maxPendingBytes();
 
         /**

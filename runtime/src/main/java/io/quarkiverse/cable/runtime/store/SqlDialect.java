@@ -421,12 +421,6 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
          * function runs with its owner's rights (SECURITY DEFINER, search path pinned to the cable's schema), so
          * only roles granted EXECUTE may broadcast.
          */
-        /** The mysql / mariadb client splits on semicolons, a routine's body included, unless told otherwise. */
-        @Override
-        String scriptStatement(String statement, boolean routine) {
-            return routine ? "DELIMITER $$\n" + statement + "$$\nDELIMITER ;" : statement + ";";
-        }
-
         @Override
         List<String> sqlBroadcastRoutines(String schema, String marker, int maxChannelLength, long maxPayloadSize) {
             String function = """
@@ -605,6 +599,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
          * be callable from a trigger. Both run with their definer's rights (SQL SECURITY DEFINER): a caller needs only
          * EXECUTE on them. DROP and CREATE rather than CREATE OR REPLACE, which MySQL lacks.
          */
+        /** The mysql / mariadb client splits on semicolons, a routine's body included, unless told otherwise. */
+        @Override
+        String scriptStatement(String statement, boolean routine) {
+            return routine ? "DELIMITER $$\n" + statement + "$$\nDELIMITER ;" : statement + ";";
+        }
+
         @Override
         List<String> sqlBroadcastRoutines(String schema, String marker, int maxChannelLength, long maxPayloadSize) {
             String function = """
