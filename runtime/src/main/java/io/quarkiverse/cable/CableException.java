@@ -10,11 +10,23 @@ public abstract sealed class CableException extends RuntimeException {
         super(message, cause);
     }
 
-    /** The writer queue is at capacity ({@code quarkus.cable.writer.queue-capacity}); nothing was queued. */
+    /**
+     * The writer queue is at capacity ({@code quarkus.cable.writer.queue-capacity}), or the broadcast's channel already
+     * holds its share of it ({@code quarkus.cable.writer.max-queued-per-channel}); nothing was queued.
+     */
     public static final class QueueFull extends CableException {
         public QueueFull(int capacity) {
-            super("Cable writer queue is full (" + capacity + " broadcasts waiting, see quarkus.cable.writer.queue-capacity)",
-                    null);
+            this("Cable writer queue is full (" + capacity + " broadcasts waiting, see quarkus.cable.writer.queue-capacity)");
+        }
+
+        private QueueFull(String message) {
+            super(message, null);
+        }
+
+        /** The channel has {@code share} broadcasts waiting already, its most; the queue may have room for others. */
+        public static QueueFull channelShare(int share) {
+            return new QueueFull("Cable writer queue holds this channel's share (" + share
+                    + " of its broadcasts waiting, see quarkus.cable.writer.max-queued-per-channel)");
         }
     }
 

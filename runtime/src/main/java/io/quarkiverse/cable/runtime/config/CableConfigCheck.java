@@ -24,6 +24,8 @@ public final class CableConfigCheck {
         atLeastOne("quarkus.cable.writer.batch-size", config.writer().batchSize());
         notNegative("quarkus.cable.writer.batch-delay", config.writer().batchDelay());
         atLeastOne("quarkus.cable.writer.queue-capacity", config.writer().queueCapacity());
+        config.writer().maxQueuedPerChannel()
+                .ifPresent(share -> atLeastOne("quarkus.cable.writer.max-queued-per-channel", share));
         notNegative("quarkus.cable.writer.retry-timeout", config.writer().retryTimeout());
         atLeastOne("quarkus.cable.trim-batch-size", config.trimBatchSize());
         positive("quarkus.cable.message-retention", config.messageRetention());

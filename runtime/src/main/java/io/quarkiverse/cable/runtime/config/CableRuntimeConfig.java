@@ -534,6 +534,15 @@ public interface CableRuntimeConfig {
         int queueCapacity();
 
         /**
+         * How many of the queued broadcasts one channel may hold. A broadcast on a channel that already has this many
+         * waiting fails at once with `CableException.QueueFull`, so a flood on one channel leaves the rest of the
+         * queue to the others: it takes at least `queue-capacity / max-queued-per-channel` flooding channels to fill
+         * the queue. Counted per node; `queue-capacity` (or more) turns the share off.
+         */
+        @ConfigDocDefault("a quarter of queue-capacity")
+        Optional<Integer> maxQueuedPerChannel();
+
+        /**
          * How many broadcasts one application transaction may make through the cable (they are held until it
          * commits). Further broadcasts in that transaction fail with `CableException.QueueFull`. Unset means
          * `queue-capacity`, the value it had before it was a setting of its own.

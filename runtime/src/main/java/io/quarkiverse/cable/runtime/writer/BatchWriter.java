@@ -45,6 +45,8 @@ public final class BatchWriter {
     private final FailureLog failures;
     private final IntConsumer afterCommit;
     private final ArrayBlockingQueue<OutgoingMessage> queue;
+    /** Each channel's count in the queue; null when one channel may fill all of it. */
+    private final ChannelShares shares;
     private final Object acceptLock = new Object();
     private volatile boolean accepting = true;
     private final Worker worker = new Worker("writer", this::run);
@@ -75,6 +77,8 @@ public final class BatchWriter {
         this.failures = new FailureLog(LOG, stats);
         this.afterCommit = afterCommit;
         this.queue = new ArrayBlockingQueue<>(queueCapacity);
+        int share = config.writer().maxQueuedPerChannel().orElse(Math.max(1, queueCapacity / 4));
+        this.shares = share < queueCapacity ? new ChannelShares(share) : null;
     }
 
     /** Starts the writer thread, named {@code cable-writer-<suffix>}. */
@@ -82,14 +86,23 @@ public final class BatchWriter {
         worker.start(suffix);
     }
 
-    /** Queues a broadcast; fails at once when the queue is full or the writer stopped. Never blocks. */
+    /**
+     * Queues a broadcast; fails at once when the queue is full, its channel holds its share of the queue, or the
+     * writer stopped. Never blocks.
+     */
     public CompletableFuture<Void> submit(OutgoingMessage message) {
         // The lock orders submit against stop(): once stop() returned from its flip, nothing else enters the queue.
         synchronized (acceptLock) {
             if (!accepting) {
                 return CompletableFuture.failedFuture(new CableException.Stopped());
             }
+            if (shares != null && !shares.take(message.channel())) {
+                return CompletableFuture.failedFuture(CableException.QueueFull.channelShare(shares.share()));
+            }
             if (!queue.offer(message)) {
+                if (shares != null) {
+                    shares.release(message.channel());
+                }
                 return CompletableFuture.failedFuture(new CableException.QueueFull(queueCapacity));
             }
         }
@@ -176,6 +189,9 @@ public final class BatchWriter {
                 batch.add(next);
                 queue.drainTo(batch, max - batch.size());
             }
+        }
+        if (shares != null) {
+            shares.release(batch);
         }
         return true;
     }
