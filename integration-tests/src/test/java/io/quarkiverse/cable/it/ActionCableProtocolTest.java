@@ -22,6 +22,7 @@ import io.vertx.core.json.JsonObject;
 
 /** The {@code actioncable-v1-json} endpoint, frame by frame, with a raw WebSocket client. */
 @QuarkusTest
+@DatabaseIndependent
 class ActionCableProtocolTest {
 
     static final String V1 = "actioncable-v1-json";

@@ -35,6 +35,7 @@ import io.vertx.core.http.WebSocketConnectOptions;
  * flood runs first, in this class, so the order does not depend on how the build orders test classes.
  */
 @QuarkusTest
+@DatabaseIndependent
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ActionCableWelcomeStressTest {
 

@@ -49,6 +49,7 @@ import io.vertx.core.json.JsonObject;
  * {@code -Dfuzz.seed=N} replays a run.
  */
 @QuarkusTest
+@DatabaseIndependent
 class BadInputFuzzTest {
 
     private static final int ROUNDS = 20;

@@ -33,6 +33,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * outboxes of {@link WebSocketStreams}).
  */
 @QuarkusTest
+@DatabaseIndependent
 class ClosedDuringUpgradeTest {
 
     private static final int PER_WAY = 100;

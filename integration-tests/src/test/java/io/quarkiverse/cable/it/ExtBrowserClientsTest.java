@@ -15,6 +15,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * them this test fails rather than skips.
  */
 @QuarkusTest
+@DatabaseIndependent
 class ExtBrowserClientsTest {
 
     @TestHTTPResource("/")

@@ -14,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * comes from the application only. Node and {@code /usr/bin/chromium} are required.
  */
 @QuarkusTest
+@DatabaseIndependent
 class LlmDemoPageTest {
 
     @TestHTTPResource("/")

@@ -15,6 +15,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * {@code /usr/bin/chromium} are required: without them this test fails.
  */
 @QuarkusTest
+@DatabaseIndependent
 class PageCursorTest {
 
     @TestHTTPResource("/")
