@@ -237,15 +237,17 @@ class SseAbuseTest {
                         grown / 1048576.0, stalled, bound / 1048576.0);
                 assertThat(grown).as("heap growth with %d stalled streams", stalled).isLessThanOrEqualTo(bound);
 
-                waitForSubscribersAtMost(subscribers + 1, STALL.plusSeconds(20));
+                waitForSubscribersAtMost(subscribers + 1, STALL.plusSeconds(40));
                 long closedAfter = System.nanoTime() - lastBroadcast;
                 assertThat(engine.subscribers().subscriberCount()).as("stalled streams unsubscribed")
                         .isEqualTo(subscribers + 1);
                 assertThat(engine.stats().sseSlowConsumers() - slowBefore).isEqualTo(stalled);
                 // Their events started waiting during the broadcasts: closed within the stall timeout of the last
-                // one, plus the watch's period and a margin for a loaded machine.
+                // one, plus the watch's period and a margin for a loaded machine, whose full GCs above (for the heap
+                // figure) alone took several seconds (13.9 s in all seen at a load average of 20). Before the stall
+                // timeout covered SSE, such streams were still subscribed 45 s later.
                 assertThat(closedAfter).as("nanoseconds from the last broadcast to the last close")
-                        .isLessThanOrEqualTo(STALL.plusSeconds(5).toNanos());
+                        .isLessThanOrEqualTo(STALL.plusSeconds(25).toNanos());
                 System.out.printf("SSE stalled readers: all %d closed %.1f s after the last broadcast%n", stalled,
                         closedAfter / 1e9);
                 for (RawHttpStream reader : readers) {
