@@ -137,6 +137,21 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("15s")
         Duration listenerCheckInterval();
+
+        /**
+         * A JDBC URL for the doorbell's `LISTEN` connection only, when the datasource's URL does not reach the
+         * primary directly: behind PgBouncer in transaction mode, RDS Proxy and other poolers, `LISTEN` is accepted
+         * and every notification is dropped. Point it at the primary itself; with a multi-host URL and
+         * `targetServerType=primary` the listener reconnects to the new primary after a failover. Unset: the
+         * datasource's URL, properties and credentials (outside its pool).
+         */
+        Optional<String> jdbcUrl();
+
+        /** The user of the doorbell's own connection when `jdbc-url` is set; unset: the datasource's user. */
+        Optional<String> username();
+
+        /** The password of the doorbell's own connection when `jdbc-url` is set; unset: the datasource's password. */
+        Optional<String> password();
     }
 
     /**
