@@ -88,6 +88,7 @@ public final class CableStats {
     private final LongAdder afterCommitBroadcasts = new LongAdder();
     private final LongAdder polls = new LongAdder();
     private final LongAdder pollsWithRows = new LongAdder();
+    private final LongAdder conflictRetries = new LongAdder();
     private final LongAdder deliveries = new LongAdder();
     private final LongAdder rowsTrimmed = new LongAdder();
     private final Map<Failure, LongAdder> failures = new EnumMap<>(Failure.class);
@@ -280,6 +281,15 @@ public final class CableStats {
     /** Polls that read at least one row; the doorbell's silence check compares them with the rings it heard. */
     public long pollsWithRows() {
         return pollsWithRows.sum();
+    }
+
+    /** A writer batch lost a conflict with another transaction (40001, 1213) and is re-run. */
+    public void conflictRetried() {
+        conflictRetries.increment();
+    }
+
+    public long conflictRetries() {
+        return conflictRetries.sum();
     }
 
     public long polls() {

@@ -563,6 +563,27 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("10s")
         Duration retryTimeout();
+
+        /**
+         * How many times one batch is re-run after losing a conflict with another transaction (SQLState 40001 or
+         * 40P01, MariaDB error 1213): on a Galera cluster with writers on several nodes, the shard row's lock is
+         * local to each node and a conflict is only found at commit, so it is routine (the topology lab saw 78-100
+         * per 120 commits with writers on 3 nodes). Each re-run starts the transaction over (new ids and offsets) after a
+         * short random pause; they are counted in `cable.writer.conflicts` and do not log a warning each. Still
+         * bounded by `retry-timeout`; past either bound the broadcasts fail with `CableException.StorageFailed`.
+         */
+        @WithDefault("50")
+        int maxConflictRetries();
+
+        /**
+         * The longest a batch's COMMIT may take before the writer stops waiting: then the commit is cancelled, the
+         * broadcasts of the batch fail with `CableException.CommitUnknown` (they may be stored, and delivered) and
+         * the writer goes on. It bounds a commit that waits for a synchronous standby that is away (PostgreSQL's
+         * `synchronous_standby_names`: `statement_timeout` does not bound that wait), and how long such a commit
+         * holds the lock other nodes' writers queue on.
+         */
+        @WithDefault("30s")
+        Duration commitTimeout();
     }
 
     interface Schema {
