@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CableNode implements AutoCloseable {
 
-    static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+    public static final Duration START_TIMEOUT = Duration.ofSeconds(180);
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(90);
     public static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
 

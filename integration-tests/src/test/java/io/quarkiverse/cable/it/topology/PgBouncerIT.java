@@ -82,8 +82,9 @@ class PgBouncerIT {
         config.put("quarkus.cable.polling-interval", "1h");
         config.put("quarkus.cable.health.poll-timeout", "2h");
         config.put("quarkus.cable.wakeup.jdbc-url", CableNode.dbUrl());
-        CableNode a = start("bouncer-a", config);
-        CableNode b = start("bouncer-b", config);
+        List<CableNode> both = start("bouncer-a", "bouncer-b", config);
+        CableNode a = both.get(0);
+        CableNode b = both.get(1);
         String room = "bouncer-" + UUID.randomUUID();
         WsClient onA = subscribe(a, room);
         WsClient onB = subscribe(b, room);
@@ -128,8 +129,9 @@ class PgBouncerIT {
     void aDoorbellThroughThePoolerIsReportedSilentAndPollingStillDelivers() throws Exception {
         // The misconfiguration: no wakeup.jdbc-url, so the LISTEN goes through PgBouncer. The default polling
         // interval delivers.
-        CableNode a = start("deaf-a", Map.of());
-        CableNode b = start("deaf-b", Map.of());
+        List<CableNode> both = start("deaf-a", "deaf-b", Map.of());
+        CableNode a = both.get(0);
+        CableNode b = both.get(1);
         String room = "deaf-" + UUID.randomUUID();
         WsClient onB = subscribe(b, room);
 
@@ -153,10 +155,11 @@ class PgBouncerIT {
         receivedExactly(onB, sent);
     }
 
-    private CableNode start(String name, Map<String, String> config) throws Exception {
-        CableNode node = CableNode.start(name, pooledUrl(), config);
-        nodes.add(node);
-        return node;
+    private List<CableNode> start(String first, String second, Map<String, String> config) throws Exception {
+        Map<String, String> urls = new java.util.LinkedHashMap<>();
+        urls.put(first, pooledUrl());
+        urls.put(second, pooledUrl());
+        return Nodes.start(nodes, urls, config);
     }
 
     private WsClient subscribe(CableNode node, String room) throws Exception {

@@ -17,9 +17,11 @@ final class TopologyScript {
     }
 
     /** Runs {@code action}; fails with the script's output when it exits non-zero or overruns. */
-    String run(String action, long timeoutSeconds) throws Exception {
+    String run(String action, long timeoutSeconds, String... arguments) throws Exception {
         Path script = Path.of(System.getProperty("cable.topology.scripts", "src/test/scripts/topology"), name + ".sh");
-        Process process = new ProcessBuilder("bash", script.toString(), action).redirectErrorStream(true).start();
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("bash", script.toString(), action));
+        command.addAll(java.util.List.of(arguments));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         // The output is small; reading it after the exit cannot block the script on a full pipe.
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly();
