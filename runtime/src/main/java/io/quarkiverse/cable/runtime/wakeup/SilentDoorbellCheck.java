@@ -69,7 +69,8 @@ final class SilentDoorbellCheck {
                     + "polls found new rows: the connection most likely goes through a pooler in transaction mode "
                     + "(PgBouncer, RDS Proxy), which accepts LISTEN and drops every notification. Broadcasts from "
                     + "other nodes arrive only at each polling-interval. Set quarkus.cable.wakeup.jdbc-url to a "
-                    + "direct URL of the primary.", route, polls - baseline);
+                    + "direct URL of the primary. (Also seen when every node writing rows runs with "
+                    + "quarkus.cable.wakeup.mode=none, which rings nothing.)", route, polls - baseline);
         }
     }
 }

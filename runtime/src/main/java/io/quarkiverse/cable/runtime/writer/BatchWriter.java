@@ -264,8 +264,6 @@ public final class BatchWriter {
                     return e;
                 }
                 if (store.lostConflict(e)) {
-                    // Rolled back entirely (at COMMIT, too: a certification failure is an answer), so not in doubt.
-                    commitInDoubt = false;
                     long pause = ThreadLocalRandom.current().nextLong(1, MAX_CONFLICT_PAUSE_MILLIS + 1);
                     if (conflicts < maxConflictRetries
                             && System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause) <= deadline) {
@@ -344,6 +342,8 @@ public final class BatchWriter {
                 throw new CommitOverran(commitFailure);
             }
             if (commitFailure != null) {
+                // A lost conflict at COMMIT (a Galera certification failure) is an answer: rolled back whole.
+                commitInDoubt = !store.lostConflict(commitFailure);
                 throw commitFailure;
             }
             commitInDoubt = false;
