@@ -20,16 +20,16 @@ import java.util.concurrent.TimeUnit;
  * port, against the database given by the failsafe configuration (or any JDBC URL). Stopped with SIGTERM, as an
  * orchestrator would, and killed when it does not exit in time.
  */
-final class CableNode implements AutoCloseable {
+public final class CableNode implements AutoCloseable {
 
-    static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+    public static final Duration START_TIMEOUT = Duration.ofSeconds(180);
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(90);
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+    public static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
 
-    final String name;
+    public final String name;
     final int port;
     final Process process;
-    final Path log;
+    public final Path log;
 
     private CableNode(String name, int port, Process process, Path log) {
         this.name = name;
@@ -39,24 +39,24 @@ final class CableNode implements AutoCloseable {
     }
 
     /** The database kind the application jar was built for (h2, postgresql, mariadb). */
-    static String dbKind() {
+    public static String dbKind() {
         return System.getProperty("cable.db.kind", "h2");
     }
 
-    static String dbUrl() {
+    public static String dbUrl() {
         return System.getProperty("cable.db.url");
     }
 
-    static String dbUser() {
+    public static String dbUser() {
         return System.getProperty("cable.db.user", "");
     }
 
-    static String dbPassword() {
+    public static String dbPassword() {
         return System.getProperty("cable.db.password", "");
     }
 
     /** Whether nodes can share a database: embedded H2 lives inside one process. */
-    static boolean sharedDatabase() {
+    public static boolean sharedDatabase() {
         return !dbKind().equals("h2") && dbUrl() != null;
     }
 
@@ -64,7 +64,7 @@ final class CableNode implements AutoCloseable {
         return Path.of(System.getProperty("cable.node.jar", "target/quarkus-app/quarkus-run.jar")).toAbsolutePath();
     }
 
-    static CableNode start(String name, String jdbcUrl, Map<String, String> config) throws Exception {
+    public static CableNode start(String name, String jdbcUrl, Map<String, String> config) throws Exception {
         Path jar = jar();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("No application jar at " + jar + ": run the Quarkus build first (mvn verify)");
@@ -100,7 +100,7 @@ final class CableNode implements AutoCloseable {
         return start(name, dbUrl(), config);
     }
 
-    URI base() {
+    public URI base() {
         return URI.create("http://127.0.0.1:" + port + "/");
     }
 
@@ -120,7 +120,7 @@ final class CableNode implements AutoCloseable {
     }
 
     /** The HTTP status of /q/health/ready, or -1 when the node does not answer. */
-    int readyStatus() {
+    public int readyStatus() {
         try {
             return HTTP.send(HttpRequest.newBuilder(base().resolve("q/health/ready")).timeout(Duration.ofSeconds(10))
                     .GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -133,7 +133,7 @@ final class CableNode implements AutoCloseable {
     }
 
     /** POST /broadcast/{channel}: answers once the broadcast is committed (202) or failed (4xx/5xx, with why). */
-    HttpResponse<String> broadcast(String channel, String payload) throws IOException, InterruptedException {
+    public HttpResponse<String> broadcast(String channel, String payload) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(base().resolve("broadcast/" + channel))
                 .timeout(Duration.ofSeconds(120))
                 .header("Content-Type", "text/plain")
@@ -164,12 +164,12 @@ final class CableNode implements AutoCloseable {
     }
 
     /** SIGKILL: the process gets no chance to clean up. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
-    String logTail() {
+    public String logTail() {
         try {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
@@ -197,7 +197,7 @@ final class CableNode implements AutoCloseable {
     }
 
     /** Stops every node, even when one of them fails to stop; rethrows the first failure. */
-    static void closeAll(List<CableNode> nodes) throws Exception {
+    public static void closeAll(List<CableNode> nodes) throws Exception {
         Exception first = null;
         for (CableNode node : nodes) {
             try {

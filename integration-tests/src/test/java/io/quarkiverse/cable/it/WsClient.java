@@ -26,9 +26,9 @@ import io.vertx.core.Vertx;
  * libraries. Frames are requested one at a time; {@link #stopReading()} stops requesting, and the JDK then stops
  * reading the socket, so the server's writes back up as for a stalled client.
  */
-final class WsClient implements AutoCloseable {
+public final class WsClient implements AutoCloseable {
 
-    final List<String> received = new CopyOnWriteArrayList<>();
+    public final List<String> received = new CopyOnWriteArrayList<>();
     final CompletableFuture<Short> closeStatus = new CompletableFuture<>();
     volatile String closeReason;
     volatile String subProtocol;
@@ -42,7 +42,7 @@ final class WsClient implements AutoCloseable {
     }
 
     /** {@code vertx} is not used: kept so that tests read the same whichever client implementation is behind this. */
-    static WsClient connect(Vertx vertx, URI base, String path, String... subProtocols) throws Exception {
+    public static WsClient connect(Vertx vertx, URI base, String path, String... subProtocols) throws Exception {
         WsClient ws = new WsClient(path);
         WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder()
                 .connectTimeout(Duration.ofSeconds(30));
@@ -118,7 +118,7 @@ final class WsClient implements AutoCloseable {
         return this;
     }
 
-    WsClient awaitFrame(String frame) {
+    public WsClient awaitFrame(String frame) {
         try {
             await().atMost(Collector.TIMEOUT).until(() -> received.contains(frame));
         } catch (ConditionTimeoutException e) {

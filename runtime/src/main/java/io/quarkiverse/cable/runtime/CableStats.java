@@ -87,6 +87,8 @@ public final class CableStats {
     private final LongAdder transactionalBroadcasts = new LongAdder();
     private final LongAdder afterCommitBroadcasts = new LongAdder();
     private final LongAdder polls = new LongAdder();
+    private final LongAdder pollsWithRows = new LongAdder();
+    private final LongAdder conflictRetries = new LongAdder();
     private final LongAdder deliveries = new LongAdder();
     private final LongAdder rowsTrimmed = new LongAdder();
     private final Map<Failure, LongAdder> failures = new EnumMap<>(Failure.class);
@@ -225,6 +227,9 @@ public final class CableStats {
     /** One poll that ran a query, how long it took and how many rows it read. */
     public void polled(long durationNanos, int rows) {
         polls.increment();
+        if (rows > 0) {
+            pollsWithRows.increment();
+        }
         lastPollDurationNanos = durationNanos;
         observer.polled(durationNanos, rows);
     }
@@ -271,6 +276,20 @@ public final class CableStats {
     /** Broadcasts of transactions that did not use the cable's datasource, sent after their commit. */
     public long afterCommitBroadcasts() {
         return afterCommitBroadcasts.sum();
+    }
+
+    /** Polls that read at least one row; the doorbell's silence check compares them with the rings it heard. */
+    public long pollsWithRows() {
+        return pollsWithRows.sum();
+    }
+
+    /** A writer batch lost a conflict with another transaction (40001, 1213) and is re-run. */
+    public void conflictRetried() {
+        conflictRetries.increment();
+    }
+
+    public long conflictRetries() {
+        return conflictRetries.sum();
     }
 
     public long polls() {

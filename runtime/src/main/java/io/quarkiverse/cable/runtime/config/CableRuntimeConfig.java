@@ -137,6 +137,21 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("15s")
         Duration listenerCheckInterval();
+
+        /**
+         * A JDBC URL for the doorbell's `LISTEN` connection only, when the datasource's URL does not reach the
+         * primary directly: behind PgBouncer in transaction mode, RDS Proxy and other poolers, `LISTEN` is accepted
+         * and every notification is dropped. Point it at the primary itself; with a multi-host URL and
+         * `targetServerType=primary` the listener reconnects to the new primary after a failover. Unset: the
+         * datasource's URL, properties and credentials (outside its pool).
+         */
+        Optional<String> jdbcUrl();
+
+        /** The user of the doorbell's own connection when `jdbc-url` is set; unset: the datasource's user. */
+        Optional<String> username();
+
+        /** The password of the doorbell's own connection when `jdbc-url` is set; unset: the datasource's password. */
+        Optional<String> password();
     }
 
     /**
@@ -557,6 +572,27 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("10s")
         Duration retryTimeout();
+
+        /**
+         * How many times one batch is re-run after losing a conflict with another transaction (SQLState 40001 or
+         * 40P01, MariaDB error 1213): on a Galera cluster with writers on several nodes, the shard row's lock is
+         * local to each node and a conflict is only found at commit, so it is routine (the topology lab saw 78-100
+         * per 120 commits with writers on 3 nodes). Each re-run starts the transaction over (new ids and offsets) after a
+         * short random pause; they are counted in `cable.writer.conflicts` and do not log a warning each. Still
+         * bounded by `retry-timeout`; past either bound the broadcasts fail with `CableException.StorageFailed`.
+         */
+        @WithDefault("50")
+        int maxConflictRetries();
+
+        /**
+         * The longest a batch's COMMIT may take before the writer stops waiting: then the commit is cancelled, the
+         * broadcasts of the batch fail with `CableException.CommitUnknown` (they may be stored, and delivered) and
+         * the writer goes on. It bounds a commit that waits for a synchronous standby that is away (PostgreSQL's
+         * `synchronous_standby_names`: `statement_timeout` does not bound that wait), and how long such a commit
+         * holds the lock other nodes' writers queue on.
+         */
+        @WithDefault("30s")
+        Duration commitTimeout();
     }
 
     interface Schema {

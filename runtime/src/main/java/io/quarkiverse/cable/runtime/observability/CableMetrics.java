@@ -97,6 +97,9 @@ public class CableMetrics {
         }
         counter("cable.polls", "Polls that ran a query", stats, CableStats::polls);
         counter("cable.trim.rows", "Expired messages deleted by trimming", stats, CableStats::rowsTrimmed);
+        counter("cable.writer.conflicts", "Writer batches re-run after losing a conflict with another transaction "
+                + "(SQLState 40001/40P01, MariaDB 1213: Galera certification failures)", stats,
+                CableStats::conflictRetries);
         Gauge.builder("cable.writer.queue.depth", transport, t -> progress(t).writerQueueDepth())
                 .description("Broadcasts waiting for the writer").register(registry);
         TimeGauge.builder("cable.writer.oldest.age", transport, TimeUnit.NANOSECONDS, t -> {

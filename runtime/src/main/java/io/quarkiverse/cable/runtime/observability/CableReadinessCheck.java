@@ -52,7 +52,12 @@ public class CableReadinessCheck implements HealthCheck {
         Wakeup wakeup = observability.transport().wakeup();
         response.withData("wakeup", wakeup.mode());
         if (wakeup.mode().equals("notify")) {
-            response.withData("doorbell", wakeup.connected() ? "connected" : "disconnected");
+            response.withData("doorbell", !wakeup.connected() ? "disconnected"
+                    : wakeup.stats().silent ? "silent" : "connected");
+            if (wakeup.connected() && wakeup.stats().silent) {
+                response.withData("doorbell-warning", "connected but no notification heard while polls find rows: a "
+                        + "pooler in transaction mode on its route? Set quarkus.cable.wakeup.jdbc-url to a direct URL");
+            }
         }
         response.withData("last-poll-age-ms", s.lastPollAgeMillis());
         if (s.lastPollAgeMillis() > limits.pollTimeout().toMillis()) {

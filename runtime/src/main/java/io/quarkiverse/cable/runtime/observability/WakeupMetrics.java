@@ -25,6 +25,10 @@ final class WakeupMetrics {
                 FunctionCounter.builder("cable.doorbell.rings", stats, s -> s.ringsHeard.sum())
                         .description("Notifications from other nodes that woke this node's poller")
                         .tag("direction", "heard").register(registry);
+                Gauge.builder("cable.doorbell.silent", stats, s -> s.silent ? 1 : 0)
+                        .description("1 while the LISTEN connection is up but hears nothing although polls find rows "
+                                + "(a pooler in transaction mode on its route?), else 0")
+                        .register(registry);
                 FunctionCounter.builder("cable.doorbell.connects", stats, s -> s.listenerConnects.sum())
                         .description("Times the LISTEN connection was opened (1 + reconnects)").register(registry);
             }

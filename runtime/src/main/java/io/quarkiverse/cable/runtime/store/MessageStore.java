@@ -82,6 +82,16 @@ public final class MessageStore {
         return sql.rejectsRow(failure);
     }
 
+    /** Whether a failed write lost a conflict and rolled back whole (see {@link SqlDialect#lostConflict}). */
+    public boolean lostConflict(SQLException failure) {
+        return sql.lostConflict(failure);
+    }
+
+    /** Stops an overrunning COMMIT from another thread (see {@link SqlDialect#cancelCommit}). */
+    public void cancelCommit(Connection connection) throws SQLException {
+        sql.cancelCommit(connection);
+    }
+
     /** {@link #writeWithReceipt} found the batch already stored by an earlier attempt. */
     public static final long ALREADY_COMMITTED = -1;
 

@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.runtime.store;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
@@ -89,6 +90,33 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
             }
         }
         return false;
+    }
+
+    /**
+     * Whether a failed write lost a conflict with another transaction and rolled back: a serialization failure
+     * (40001), a deadlock (40P01, MariaDB/MySQL 1213), or a Galera certification failure or brute-force abort (1213 /
+     * 40001 at COMMIT or at the next statement, because row locks are local to each Galera node). Nothing of the
+     * transaction is stored, and the whole transaction, re-run from its first statement, may well pass.
+     */
+    public final boolean lostConflict(SQLException failure) {
+        for (Throwable next = failure; next != null && next != next.getCause(); next = next.getCause()) {
+            if (next instanceof SQLException sqlFailure) {
+                String state = sqlFailure.getSQLState();
+                if ("40001".equals(state) || "40P01".equals(state) || sqlFailure.getErrorCode() == 1213) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Stops a COMMIT that overran {@code quarkus.cable.writer.commit-timeout}, from another thread. The default
+     * aborts the connection: the commit's answer is lost and its outcome unknown. PostgreSQL cancels the wait instead
+     * (see there).
+     */
+    public void cancelCommit(Connection connection) throws SQLException {
+        connection.abort(Runnable::run);
     }
 
     /** A vendor error code meaning "this row's data is refused" under a state outside classes 22 and 23. */
@@ -321,6 +349,17 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
     static final class PostgreSql extends SqlDialect {
         /** The doorbell's notification channel: every cable node on the database LISTENs on it. */
         private static final String DOORBELL_CHANNEL = "quarkus_cable";
+
+        /**
+         * A COMMIT that overruns is, in practice, waiting for a synchronous standby that is away (the commit is in
+         * the local WAL, invisible, its locks held). A cancel request ends that wait: PostgreSQL answers the COMMIT
+         * with success plus a warning, the transaction stays committed locally, and its locks (the shard row other
+         * writers queue on) are released. Closing the socket would not: the backend would keep waiting.
+         */
+        @Override
+        public void cancelCommit(Connection connection) throws SQLException {
+            connection.unwrap(org.postgresql.PGConnection.class).cancelQuery();
+        }
 
         @Override
         public String ddlResource() {

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -37,10 +38,11 @@ final class DoorbellListener {
     private final WakeupSettings settings;
     private final WakeupStats stats;
     private final FailureLog failures;
+    private final SilentDoorbellCheck silence;
     private final Worker worker = new Worker("doorbell-listener", this::run);
 
     DoorbellListener(UnpooledConnections connections, SqlDialect dialect, String selfId, Runnable wake,
-            WakeupSettings settings, WakeupStats stats, FailureLog failures) {
+            WakeupSettings settings, WakeupStats stats, FailureLog failures, LongSupplier pollsWithRows) {
         this.connections = connections;
         this.dialect = dialect;
         this.selfId = selfId;
@@ -48,6 +50,7 @@ final class DoorbellListener {
         this.settings = settings;
         this.stats = stats;
         this.failures = failures;
+        this.silence = new SilentDoorbellCheck(pollsWithRows, stats, connections.jdbcUrl());
     }
 
     void start(String suffix) {
@@ -74,6 +77,7 @@ final class DoorbellListener {
                 }
                 stats.connected = true;
                 stats.listenerConnects.increment();
+                silence.connected(System.nanoTime());
                 backoff = FIRST_BACKOFF_MILLIS;
                 wake.run();
                 listen(connection);
@@ -89,6 +93,7 @@ final class DoorbellListener {
                 backoff = Math.min(maxBackoff, backoff * 2);
             } finally {
                 stats.connected = false;
+                stats.silent = false;
                 closeQuietly(connection);
             }
         }
@@ -100,7 +105,9 @@ final class DoorbellListener {
         long nextCheck = System.nanoTime() + checkNanos;
         while (worker.running()) {
             PGNotification[] notifications = pg.getNotifications(WAIT_MILLIS);
-            if (notifications != null) {
+            if (notifications != null && notifications.length > 0) {
+                stats.notificationsReceived.add(notifications.length);
+                silence.heard();
                 int fromOthers = 0;
                 for (PGNotification notification : notifications) {
                     if (!selfId.equals(notification.getParameter())) {
@@ -112,6 +119,7 @@ final class DoorbellListener {
                     wake.run();
                 }
             }
+            silence.check(System.nanoTime());
             if (System.nanoTime() - nextCheck >= 0) {
                 if (!connection.isValid(VALIDITY_TIMEOUT_SECONDS)) {
                     throw new SQLException("the listener connection stopped answering");

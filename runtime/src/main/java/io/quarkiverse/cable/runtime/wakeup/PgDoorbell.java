@@ -28,7 +28,7 @@ final class PgDoorbell implements Wakeup {
                 ? new DoorbellRinger(parts.pool(), parts.dialect(), selfId, stats, parts.failures())
                 : null;
         this.listener = new DoorbellListener(connections, parts.dialect(), selfId, parts.wake(), parts.settings(),
-                stats, parts.failures());
+                stats, parts.failures(), parts.pollsWithRows());
         this.threadSuffix = parts.threadSuffix();
     }
 

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 
 import javax.sql.DataSource;
@@ -33,8 +34,31 @@ final class UnpooledConnections {
         this.properties = properties;
     }
 
-    /** Fails when the datasource is not an Agroal pool, whose configuration holds the URL and credentials. */
-    static UnpooledConnections of(DataSource dataSource) throws SQLException {
+    /**
+     * The datasource's route, or {@code direct}'s URL when set (a pooler in front of the datasource drops
+     * notifications): the direct connection keeps the datasource's JDBC properties and takes its user and password
+     * unless {@code direct} names its own. Fails when the datasource is not an Agroal pool, whose configuration holds
+     * the URL and credentials.
+     */
+    static UnpooledConnections of(DataSource dataSource, Optional<WakeupSettings.DirectConnection> direct)
+            throws SQLException {
+        UnpooledConnections viaDataSource = of(dataSource);
+        if (direct.isEmpty()) {
+            return viaDataSource;
+        }
+        Properties properties = new Properties();
+        properties.putAll(viaDataSource.properties);
+        direct.get().username().ifPresent(user -> properties.setProperty("user", user));
+        direct.get().password().ifPresent(password -> properties.setProperty("password", password));
+        return new UnpooledConnections(direct.get().jdbcUrl(), properties);
+    }
+
+    /** Where the listener connects, for its log lines (the URL holds no password unless the user put one there). */
+    String jdbcUrl() {
+        return jdbcUrl;
+    }
+
+    private static UnpooledConnections of(DataSource dataSource) throws SQLException {
         AgroalDataSource agroal;
         if (dataSource instanceof AgroalDataSource direct) {
             agroal = direct;

@@ -7,9 +7,9 @@ import io.quarkiverse.cable.runtime.store.SqlDialect;
 
 /**
  * What a wake-up needs from the data path: pooled connections, the dialect's SQL, a way to wake the poller, when the
- * poller last completed a cycle, and how many channels this node subscribes.
+ * poller last completed a cycle, how many channels this node subscribes, and how many polls found rows.
  */
 record WakeupParts(DoorbellRinger.PooledConnections pool, SqlDialect dialect, Runnable wake,
         LongSupplier lastPollNanos, java.util.function.IntSupplier channelCount, WakeupSettings settings,
-        WakeupStats stats, FailureLog failures, String threadSuffix) {
+        WakeupStats stats, FailureLog failures, String threadSuffix, LongSupplier pollsWithRows) {
 }

@@ -1,28 +1,48 @@
 package io.quarkiverse.cable.runtime.wakeup;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 
 /** The wake-up configuration, validated and frozen at startup. */
 public record WakeupSettings(WakeupMode mode, Duration probeInterval, DoorbellRing ring, Duration maxReconnectBackoff,
-        Duration listenerCheckInterval) {
+        Duration listenerCheckInterval, Optional<DirectConnection> direct) {
+
+    /**
+     * Where the doorbell's {@code LISTEN} connection goes when it must not take the datasource's route (a pooler in
+     * transaction mode drops notifications). Empty user or password: the datasource's.
+     */
+    public record DirectConnection(String jdbcUrl, Optional<String> username, Optional<String> password) {
+    }
 
     public WakeupSettings {
         positive("quarkus.cable.wakeup.probe-interval", probeInterval);
         positive("quarkus.cable.wakeup.max-reconnect-backoff", maxReconnectBackoff);
         positive("quarkus.cable.wakeup.listener-check-interval", listenerCheckInterval);
+        direct.ifPresent(d -> {
+            if (!d.jdbcUrl().startsWith("jdbc:postgresql:")) {
+                throw new IllegalArgumentException("Invalid configuration: quarkus.cable.wakeup.jdbc-url must be a "
+                        + "PostgreSQL JDBC URL (jdbc:postgresql:...), was " + d.jdbcUrl());
+            }
+        });
     }
 
     public static WakeupSettings from(CableRuntimeConfig.Wakeup config) {
+        Optional<DirectConnection> direct = config.jdbcUrl().filter(url -> !url.isBlank())
+                .map(url -> new DirectConnection(url.trim(), config.username(), config.password()));
+        if (direct.isEmpty() && (config.username().isPresent() || config.password().isPresent())) {
+            throw new IllegalArgumentException("Invalid configuration: quarkus.cable.wakeup.username and password "
+                    + "apply only with quarkus.cable.wakeup.jdbc-url, which is not set");
+        }
         return new WakeupSettings(config.mode(), config.probeInterval(), config.ring(), config.maxReconnectBackoff(),
-                config.listenerCheckInterval());
+                config.listenerCheckInterval(), direct);
     }
 
     /** Defaults for components built outside a Quarkus application (benchmarks, tests). */
     public static WakeupSettings defaults() {
         return new WakeupSettings(WakeupMode.AUTO, Duration.ofMillis(10), DoorbellRing.IN_TRANSACTION,
-                Duration.ofSeconds(10), Duration.ofSeconds(15));
+                Duration.ofSeconds(10), Duration.ofSeconds(15), Optional.empty());
     }
 
     private static void positive(String property, Duration value) {

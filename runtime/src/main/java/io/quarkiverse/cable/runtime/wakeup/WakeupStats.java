@@ -15,6 +15,13 @@ public final class WakeupStats {
     public final LongAdder probes = new LongAdder();
     /** Probes that saw the newest id move and woke the poller. */
     public final LongAdder probesMoved = new LongAdder();
+    /** Every notification the listener received, this node's own rings included (they prove the route works). */
+    public final LongAdder notificationsReceived = new LongAdder();
+    /**
+     * True while the listener is connected but has heard nothing although polls keep finding rows: its connection
+     * most likely goes through a pooler in transaction mode, which accepts {@code LISTEN} and drops notifications.
+     */
+    public volatile boolean silent;
     /** Whether the listener connection is up (notify mode only). */
     public volatile boolean connected;
 }

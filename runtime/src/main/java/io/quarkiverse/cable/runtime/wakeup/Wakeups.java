@@ -29,7 +29,7 @@ public final class Wakeups {
             LongSupplier lastPollNanos, IntSupplier channelCount, CableStats cableStats, String threadSuffix) {
         WakeupMode mode = settings.mode() == WakeupMode.AUTO ? dialect.defaultWakeup() : settings.mode();
         WakeupParts parts = new WakeupParts(dataSource::getConnection, dialect, wake, lastPollNanos, channelCount,
-                settings, new WakeupStats(), new FailureLog(LOG, cableStats), threadSuffix);
+                settings, new WakeupStats(), new FailureLog(LOG, cableStats), threadSuffix, cableStats::pollsWithRows);
         return switch (mode) {
             case NONE, AUTO -> Wakeup.NONE;
             case PROBE -> new NewestIdProbe(parts);
@@ -39,7 +39,7 @@ public final class Wakeups {
                             + "this database");
                 }
                 try {
-                    yield new PgDoorbell(parts, UnpooledConnections.of(dataSource));
+                    yield new PgDoorbell(parts, UnpooledConnections.of(dataSource, settings.direct()));
                 } catch (SQLException e) {
                     // Still fast across nodes, just not pushed: the probe needs only pooled connections.
                     LOG.warnf("Quarkus Cable cannot open the doorbell's own connection (%s); waking the poller with the"

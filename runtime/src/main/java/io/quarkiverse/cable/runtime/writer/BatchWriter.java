@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
@@ -35,12 +36,17 @@ public final class BatchWriter {
     private static final long IDLE_CHECK_MILLIS = 500;
     private static final long FIRST_BACKOFF_MILLIS = 50;
     private static final long MAX_BACKOFF_MILLIS = 2000;
+    /** The longest random pause before re-running a batch that lost a conflict; the conflict is already over. */
+    private static final long MAX_CONFLICT_PAUSE_MILLIS = 20;
 
     private final MessageStore store;
     private final int batchSize;
     private final long batchDelayNanos;
     private final int queueCapacity;
     private final Duration retryTimeout;
+    private final int maxConflictRetries;
+    private final Duration commitTimeout;
+    private final CommitDeadline commitDeadline;
     private final CableStats stats;
     private final FailureLog failures;
     private final IntConsumer afterCommit;
@@ -73,6 +79,14 @@ public final class BatchWriter {
         this.batchDelayNanos = config.writer().batchDelay().toNanos();
         this.queueCapacity = config.writer().queueCapacity();
         this.retryTimeout = config.writer().retryTimeout();
+        this.maxConflictRetries = config.writer().maxConflictRetries();
+        this.commitTimeout = config.writer().commitTimeout();
+        if (maxConflictRetries < 0 || commitTimeout.isNegative() || commitTimeout.isZero()) {
+            throw new IllegalArgumentException("Invalid configuration: quarkus.cable.writer.max-conflict-retries must "
+                    + "be >= 0 and quarkus.cable.writer.commit-timeout positive, were " + maxConflictRetries + " and "
+                    + commitTimeout);
+        }
+        this.commitDeadline = new CommitDeadline(store, commitTimeout);
         this.stats = stats;
         this.failures = new FailureLog(LOG, stats);
         this.afterCommit = afterCommit;
@@ -142,6 +156,7 @@ public final class BatchWriter {
             writeUntilStopped();
         } finally {
             releaseConnection();
+            commitDeadline.close();
         }
     }
 
@@ -239,6 +254,7 @@ public final class BatchWriter {
         long backoff = FIRST_BACKOFF_MILLIS;
         long batchNumber = ++batchesStarted;
         boolean retry = false;
+        int conflicts = 0;
         commitInDoubt = false;
         while (true) {
             try {
@@ -247,9 +263,39 @@ public final class BatchWriter {
                 completeAll(batch);
                 notifyCommitted(batch.size());
                 return null;
+            } catch (CommitOverran overran) {
+                failures.record(CableStats.Failure.WRITE_RETRY, "commit-timeout", "Cable writer cancelled a commit "
+                        + "of " + batch.size() + " broadcasts that took longer than quarkus.cable.writer.commit-timeout ("
+                        + commitTimeout + "), e.g. waiting for a synchronous standby; they fail with CommitUnknown",
+                        null);
+                failAll(batch, new CableException.CommitUnknown("Cable cancelled the commit of " + batch.size()
+                        + " broadcasts after quarkus.cable.writer.commit-timeout (" + commitTimeout + "): they may be "
+                        + "stored (PostgreSQL keeps a cancelled synchronous commit locally) or not",
+                        overran.getCause()));
+                // Committed locally, the rows are visible now: other nodes should poll them at once.
+                notifyCommitted(batch.size());
+                return null;
             } catch (SQLException e) {
                 if (!commitInDoubt && store.rejectsRow(e)) {
                     return e;
+                }
+                if (store.lostConflict(e)) {
+                    long pause = ThreadLocalRandom.current().nextLong(1, MAX_CONFLICT_PAUSE_MILLIS + 1);
+                    if (conflicts < maxConflictRetries
+                            && System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause) <= deadline) {
+                        conflicts++;
+                        stats.conflictRetried();
+                        LOG.debugf("Cable writer lost a conflict (%s), re-running the batch (%d)", e.getMessage(),
+                                conflicts);
+                        Thread.sleep(pause);
+                        retry = true;
+                        continue;
+                    }
+                    failAll(batch, new CableException.StorageFailed("Cable could not store " + batch.size()
+                            + " broadcasts: they lost " + (conflicts + 1) + " conflicts with other transactions in a "
+                            + "row (quarkus.cable.writer.max-conflict-retries " + maxConflictRetries
+                            + ", retry-timeout " + retryTimeout + "): " + e.getMessage(), e));
+                    return null;
                 }
                 if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff) > deadline) {
                     failAll(batch, givenUp(batch.size(), e));
@@ -296,8 +342,29 @@ public final class BatchWriter {
             // The receipt was read (or this is the first attempt): no earlier attempt committed. From here until
             // commit() answers, a broken connection leaves this attempt's outcome unknown.
             commitInDoubt = true;
-            connection.commit();
+            CommitDeadline.Watch watch = commitDeadline.watch(connection);
+            SQLException commitFailure = null;
+            try {
+                connection.commit();
+            } catch (SQLException e) {
+                commitFailure = e;
+            }
+            if (watch.answered()) {
+                // Whatever commit() said came after our cancel: it tells nothing certain. The cancel may still be
+                // on its way to this connection, so it must not be used again.
+                abortQuietly(connection);
+                closeQuietly(connection);
+                held = null;
+                throw new CommitOverran(commitFailure);
+            }
+            if (commitFailure != null) {
+                // A lost conflict at COMMIT (a Galera certification failure) is an answer: rolled back whole.
+                commitInDoubt = !store.lostConflict(commitFailure);
+                throw commitFailure;
+            }
             commitInDoubt = false;
+        } catch (CommitOverran e) {
+            throw e;
         } catch (SQLException | RuntimeException e) {
             rollbackQuietly(connection);
             // A failed connection goes back to the pool (which discards a broken one); a retry borrows afresh.
@@ -338,6 +405,22 @@ public final class BatchWriter {
     private static void failAll(List<OutgoingMessage> batch, CableException failure) {
         List<CompletableFuture<Void>> futures = batch.stream().map(OutgoingMessage::committed).toList();
         Thread.ofVirtual().name("cable-failed").start(() -> futures.forEach(f -> f.completeExceptionally(failure)));
+    }
+
+    /** The commit overran {@code commit-timeout} and was cancelled; its outcome is unknown. */
+    private static final class CommitOverran extends RuntimeException {
+        CommitOverran(SQLException answer) {
+            super("commit cancelled after commit-timeout", answer, false, false);
+        }
+    }
+
+    private static void abortQuietly(Connection connection) {
+        try {
+            // The pool discards an aborted connection instead of lending it out again.
+            connection.abort(Runnable::run);
+        } catch (SQLException | RuntimeException ignored) {
+            // Broken already.
+        }
     }
 
     private static void rollbackQuietly(Connection connection) {

@@ -1,0 +1,190 @@
+package io.quarkiverse.cable.it.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.cable.it.CableNode;
+import io.quarkiverse.cable.it.WsClient;
+
+/**
+ * Two cable nodes whose datasource goes through PgBouncer in transaction pooling mode (topology lab, section 3):
+ * the pooled connections need {@code prepareThreshold=0} (pgjdbc's named server-side statements collide across
+ * server connections, but only under concurrency, so the load here is concurrent), and the doorbell's LISTEN must
+ * bypass the pooler, which accepts it and drops every notification.
+ */
+class PgBouncerIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final TopologyScript PGBOUNCER = new TopologyScript("pgbouncer");
+    private static final int PORT = Integer.getInteger("cable.topology.pgbouncer.port", 6432);
+    private static final String SILENCE_WARNING = "most likely goes through a pooler in transaction mode";
+
+    private final List<CableNode> nodes = new ArrayList<>();
+    private final List<WsClient> clients = new ArrayList<>();
+
+    @BeforeAll
+    static void startPgBouncer() throws Exception {
+        assumeTrue(CableNode.dbKind().equals("postgresql") && CableNode.sharedDatabase(),
+                "PgBouncer fronts the PostgreSQL server of the run (-Pdb-postgresql)");
+        PGBOUNCER.run("setup", 120);
+    }
+
+    @AfterAll
+    static void stopPgBouncer() throws Exception {
+        if (CableNode.dbKind().equals("postgresql")) {
+            PGBOUNCER.run("stop", 30);
+        }
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (WsClient client : clients) {
+            client.close();
+        }
+        CableNode.closeAll(nodes);
+    }
+
+    /** The run's database, reached through PgBouncer, with the one driver setting transaction pooling needs. */
+    private static String pooledUrl() {
+        String direct = CableNode.dbUrl();
+        String path = direct.substring(direct.indexOf("//") + 2);
+        String database = path.substring(path.indexOf('/') + 1).split("\\?")[0];
+        return "jdbc:postgresql://127.0.0.1:" + PORT + "/" + database + "?prepareThreshold=0";
+    }
+
+    @Test
+    void deliveryIsExactAcrossNodesThroughThePoolerWithTheDoorbellDirect() throws Exception {
+        // No poll for an hour: broadcasts from the other node arrive only through the doorbell, so a doorbell that
+        // went through the pooler would fail this by timeout.
+        Map<String, String> config = new HashMap<>();
+        config.put("quarkus.cable.polling-interval", "1h");
+        config.put("quarkus.cable.health.poll-timeout", "2h");
+        config.put("quarkus.cable.wakeup.jdbc-url", CableNode.dbUrl());
+        List<CableNode> both = start("bouncer-a", "bouncer-b", config);
+        CableNode a = both.get(0);
+        CableNode b = both.get(1);
+        String room = "bouncer-" + UUID.randomUUID();
+        WsClient onA = subscribe(a, room);
+        WsClient onB = subscribe(b, room);
+
+        // 3 concurrent producers per node on the same channel: more clients than PgBouncer's 4 server connections
+        // per pool once the nodes' pollers and writers are counted, so statements do move between backends.
+        List<String> sent = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService producers = Executors.newFixedThreadPool(6);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (CableNode node : List.of(a, b)) {
+                for (int t = 0; t < 3; t++) {
+                    String producer = node.name + "-t" + t;
+                    running.add(producers.submit(() -> {
+                        for (int i = 0; i < 25; i++) {
+                            String payload = producer + "-" + i;
+                            HttpResponse<String> response = node.broadcast("room:" + room, payload);
+                            assertThat(response.statusCode()).as("%s: %s", payload, response.body()).isEqualTo(202);
+                            sent.add(payload);
+                        }
+                        return null;
+                    }));
+                }
+            }
+            for (Future<?> producer : running) {
+                producer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            }
+        } finally {
+            producers.shutdownNow();
+        }
+
+        List<String> seenOnA = receivedExactly(onA, sent);
+        List<String> seenOnB = receivedExactly(onB, sent);
+        assertThat(seenOnB).as("both nodes deliver in the same (commit) order").isEqualTo(seenOnA);
+        assertThat(NodeReadings.metric(b, "cable_doorbell_rings_total{direction=\"heard\"}")).isPositive();
+        assertThat(NodeReadings.health(b)).contains("\"doorbell\":\"connected\"");
+        assertThat(NodeReadings.metric(a, "cable_doorbell_silent")).isZero();
+        assertThat(NodeReadings.metric(b, "cable_doorbell_silent")).isZero();
+    }
+
+    @Test
+    void aDoorbellThroughThePoolerIsReportedSilentAndPollingStillDelivers() throws Exception {
+        // The misconfiguration: no wakeup.jdbc-url, so the LISTEN goes through PgBouncer. The default polling
+        // interval delivers.
+        List<CableNode> both = start("deaf-a", "deaf-b", Map.of());
+        CableNode a = both.get(0);
+        CableNode b = both.get(1);
+        String room = "deaf-" + UUID.randomUUID();
+        WsClient onB = subscribe(b, room);
+
+        List<String> sent = new ArrayList<>();
+        // One broadcast per check until B reports it: each is polled on its own, and a working doorbell would have
+        // heard A's rings long before.
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
+            String payload = "deaf-" + sent.size();
+            HttpResponse<String> response = a.broadcast("room:" + room, payload);
+            assertThat(response.statusCode()).as("%s: %s", payload, response.body()).isEqualTo(202);
+            sent.add(payload);
+            return NodeReadings.health(b).contains("\"doorbell\":\"silent\"");
+        });
+
+        assertThat(NodeReadings.metric(b, "cable_doorbell_silent")).isEqualTo(1.0);
+        assertThat(NodeReadings.metric(b, "cable_doorbell_rings_total{direction=\"heard\"}")).isZero();
+        assertThat(b.readyStatus()).as("informational: polling still delivers").isEqualTo(200);
+        assertThat(NodeReadings.health(b)).contains("doorbell-warning");
+        String log = Files.readString(b.log, StandardCharsets.UTF_8);
+        assertThat(log.split(SILENCE_WARNING, -1)).as("one WARN naming the pooler").hasSize(2);
+        receivedExactly(onB, sent);
+    }
+
+    private List<CableNode> start(String first, String second, Map<String, String> config) throws Exception {
+        Map<String, String> urls = new java.util.LinkedHashMap<>();
+        urls.put(first, pooledUrl());
+        urls.put(second, pooledUrl());
+        return Nodes.start(nodes, urls, config);
+    }
+
+    private WsClient subscribe(CableNode node, String room) throws Exception {
+        WsClient client = WsClient.connect(null, node.base(), "/rooms/" + room).awaitFrame("ready");
+        clients.add(client);
+        return client;
+    }
+
+    /**
+     * Waits until the client has every sent message, then checks it got each once, nothing else, and each producer's
+     * in the order that producer sent them; returns what it got, without the "ready" frame.
+     */
+    private static List<String> receivedExactly(WsClient client, List<String> sent) {
+        await().atMost(WAIT).until(() -> new HashSet<>(client.received).containsAll(sent));
+        List<String> got = new ArrayList<>(client.received);
+        assertThat(got.remove(0)).isEqualTo("ready");
+        assertThat(got).as("each message once, nothing else").hasSize(sent.size())
+                .containsExactlyInAnyOrderElementsOf(sent);
+        Map<String, Integer> lastIndex = new HashMap<>();
+        for (String payload : got) {
+            String producer = payload.substring(0, payload.lastIndexOf('-'));
+            int index = Integer.parseInt(payload.substring(payload.lastIndexOf('-') + 1));
+            Integer previous = lastIndex.put(producer, index);
+            assertThat(index).as("order of %s", producer).isEqualTo(previous == null ? 0 : previous + 1);
+        }
+        return got;
+    }
+}

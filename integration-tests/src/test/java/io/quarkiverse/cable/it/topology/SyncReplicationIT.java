@@ -1,0 +1,114 @@
+package io.quarkiverse.cable.it.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.cable.it.CableNode;
+import io.quarkiverse.cable.it.WsClient;
+
+/**
+ * A PostgreSQL primary with synchronous replication whose standby is away (topology lab, section 1.2): every COMMIT
+ * waits without error and without end, {@code statement_timeout} does not bound it, and the waiting commit holds the
+ * shard row other nodes' writers queue on. The writer's {@code commit-timeout} must bound it: the broadcasts fail
+ * with {@code CommitUnknown} (HTTP 504 here), not success or failure, and no node waits much longer than that.
+ */
+class SyncReplicationIT {
+
+    private static final TopologyScript PG_SYNC = new TopologyScript("pg-sync");
+    private static final int PORT = Integer.getInteger("cable.topology.pg-sync.port", 5447);
+    private static final String URL = "jdbc:postgresql://127.0.0.1:" + PORT + "/cable_sync";
+    private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(3);
+
+    private final List<CableNode> nodes = new ArrayList<>();
+    private final List<WsClient> clients = new ArrayList<>();
+
+    @BeforeAll
+    static void startPrimary() throws Exception {
+        assumeTrue(CableNode.dbKind().equals("postgresql"), "a PostgreSQL case (-Pdb-postgresql)");
+        PG_SYNC.run("setup", 120);
+    }
+
+    @AfterAll
+    static void stopPrimary() throws Exception {
+        if (CableNode.dbKind().equals("postgresql")) {
+            PG_SYNC.run("stop", 90);
+        }
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        // Waiting commits would otherwise keep the nodes from stopping.
+        PG_SYNC.run("standby-back", 60);
+        for (WsClient client : clients) {
+            client.close();
+        }
+        CableNode.closeAll(nodes);
+    }
+
+    @Test
+    void aCommitWaitingForAMissingStandbyEndsAsCommitUnknownWithinTheDeadline() throws Exception {
+        Map<String, String> urls = new LinkedHashMap<>();
+        urls.put("sync-a", URL);
+        urls.put("sync-b", URL);
+        Map<String, String> config = Map.of("quarkus.cable.writer.commit-timeout", COMMIT_TIMEOUT.toMillis() + "ms");
+        List<CableNode> both = Nodes.start(nodes, urls, config);
+        CableNode a = both.get(0);
+        CableNode b = both.get(1);
+        String room = "sync-" + UUID.randomUUID();
+        WsClient onB = WsClient.connect(null, b.base(), "/rooms/" + room).awaitFrame("ready");
+        clients.add(onB);
+        assertThat(a.broadcast("room:" + room, "replicated").statusCode()).isEqualTo(202);
+        onB.awaitFrame("replicated");
+
+        PG_SYNC.run("standby-away", 60);
+        // Both nodes at once: B's writer queues behind A's waiting commit on the shard row, then waits itself.
+        long started = System.nanoTime();
+        CompletableFuture<HttpResponse<String>> fromA = broadcast(a, room, "unknown-a");
+        CompletableFuture<HttpResponse<String>> fromB = broadcast(b, room, "unknown-b");
+        HttpResponse<String> answerA = fromA.get(120, TimeUnit.SECONDS);
+        HttpResponse<String> answerB = fromB.get(120, TimeUnit.SECONDS);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(answerA.statusCode()).as(answerA.body()).isEqualTo(504);
+        assertThat(answerA.body()).contains("commit-timeout");
+        assertThat(answerB.statusCode()).as(answerB.body()).isEqualTo(504);
+        // Each node waits at most its own deadline for its commit, plus the other's for the shard row; generous
+        // slack for a loaded machine, far below the unbounded wait this replaces.
+        assertThat(took).as("both answered").isLessThan(COMMIT_TIMEOUT.multipliedBy(2).plusSeconds(20));
+        // PostgreSQL keeps a cancelled synchronous commit locally: the rows are visible, hence delivered. That is
+        // why the answer is "unknown" and not a failure.
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> onB.received.contains("unknown-a") && onB.received.contains("unknown-b"));
+
+        PG_SYNC.run("standby-back", 60);
+        assertThat(a.broadcast("room:" + room, "back").statusCode()).isEqualTo(202);
+        onB.awaitFrame("back");
+        assertThat(onB.received).containsOnlyOnce("replicated", "unknown-a", "unknown-b", "back");
+    }
+
+    private static CompletableFuture<HttpResponse<String>> broadcast(CableNode node, String room, String payload) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return node.broadcast("room:" + room, payload);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+}
