@@ -27,6 +27,11 @@ public final class CableConfigCheck {
         config.writer().maxQueuedPerChannel()
                 .ifPresent(share -> atLeastOne("quarkus.cable.writer.max-queued-per-channel", share));
         notNegative("quarkus.cable.writer.retry-timeout", config.writer().retryTimeout());
+        if (config.writer().maxConflictRetries() < 0) {
+            throw invalid("quarkus.cable.writer.max-conflict-retries", config.writer().maxConflictRetries(),
+                    "must not be negative");
+        }
+        positive("quarkus.cable.writer.commit-timeout", config.writer().commitTimeout());
         atLeastOne("quarkus.cable.trim-batch-size", config.trimBatchSize());
         positive("quarkus.cable.message-retention", config.messageRetention());
         atLeastOne("quarkus.cable.websocket.max-pending-frames", config.websocket().maxPendingFrames());

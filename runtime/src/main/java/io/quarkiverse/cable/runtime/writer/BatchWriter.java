@@ -81,11 +81,6 @@ public final class BatchWriter {
         this.retryTimeout = config.writer().retryTimeout();
         this.maxConflictRetries = config.writer().maxConflictRetries();
         this.commitTimeout = config.writer().commitTimeout();
-        if (maxConflictRetries < 0 || commitTimeout.isNegative() || commitTimeout.isZero()) {
-            throw new IllegalArgumentException("Invalid configuration: quarkus.cable.writer.max-conflict-retries must "
-                    + "be >= 0 and quarkus.cable.writer.commit-timeout positive, were " + maxConflictRetries + " and "
-                    + commitTimeout);
-        }
         this.commitDeadline = new CommitDeadline(store, commitTimeout);
         this.stats = stats;
         this.failures = new FailureLog(LOG, stats);
