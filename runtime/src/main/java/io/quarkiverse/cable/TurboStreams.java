@@ -6,6 +6,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import javax.crypto.Mac;
@@ -21,6 +22,11 @@ import io.vertx.core.json.Json;
  * <p>
  * A signed stream name is {@code base64(json(name)) + "--" + hex(HMAC-SHA256(key, base64(json(name))))}, the
  * format of Rails' {@code MessageVerifier} with SHA256 and JSON, under {@code quarkus.cable.turbo.signing-key}.
+ * Names signed with one of {@code quarkus.cable.turbo.previous-signing-keys} still verify (key rotation); new names
+ * are always signed with the current key.
+ * <p>
+ * A signed name is a bearer capability: whoever presents it streams that stream, without any channel's own checks
+ * (as in turbo-rails). Sign names only for users allowed to read the stream, and rotate the key to revoke them.
  * <p>
  * Broadcasts cover every Turbo 8 stream action turbo-rails sends: the seven element actions with {@code target} or
  * {@code targets}, {@code method="morph"}, and {@code refresh} with a {@code request-id} and server-side debouncing
@@ -32,16 +38,29 @@ public final class TurboStreams {
     public static final String CHANNEL = "Turbo::StreamsChannel";
 
     private final byte[] key;
+    private final List<byte[]> previousKeys;
     private final Cable cable;
     private final RefreshDebouncer refreshes;
 
     public TurboStreams(byte[] key, Cable cable) {
-        this(key, cable, RefreshDebouncer.withDefaultTimer());
+        this(key, List.of(), cable);
+    }
+
+    /**
+     * Signing with {@code key}, and also verifying names signed with one of {@code previousKeys} (rotation).
+     */
+    public TurboStreams(byte[] key, List<byte[]> previousKeys, Cable cable) {
+        this(key, previousKeys, cable, RefreshDebouncer.withDefaultTimer());
     }
 
     /** With a debouncer of its own (tests choose its delay and timer). */
     TurboStreams(byte[] key, Cable cable, RefreshDebouncer refreshes) {
+        this(key, List.of(), cable, refreshes);
+    }
+
+    private TurboStreams(byte[] key, List<byte[]> previousKeys, Cable cable, RefreshDebouncer refreshes) {
         this.key = key;
+        this.previousKeys = List.copyOf(previousKeys);
         this.cable = cable;
         this.refreshes = refreshes;
     }
@@ -63,10 +82,13 @@ public final class TurboStreams {
     public String signedStreamName(String... streamables) {
         String data = Base64.getEncoder()
                 .encodeToString(Json.encode(streamName(streamables)).getBytes(StandardCharsets.UTF_8));
-        return data + "--" + HexFormat.of().formatHex(hmac(data));
+        return data + "--" + HexFormat.of().formatHex(hmac(requireKey(), data));
     }
 
-    /** The stream name inside a signed one, or null when it is unsigned, malformed or tampered with. */
+    /**
+     * The stream name inside a signed one, or null when it is unsigned, malformed, tampered with, or signed with a
+     * key that is neither the current one nor one of the previous ones.
+     */
     public String verify(String signedStreamName) {
         if (signedStreamName == null) {
             return null;
@@ -82,7 +104,7 @@ public final class TurboStreams {
         } catch (IllegalArgumentException e) {
             return null;
         }
-        if (!MessageDigest.isEqual(hmac(data), signature)) {
+        if (!signedWithAKnownKey(data, signature)) {
             return null;
         }
         try {
@@ -183,11 +205,27 @@ public final class TurboStreams {
         return escaped.toString();
     }
 
-    private byte[] hmac(String data) {
+    private boolean signedWithAKnownKey(String data, byte[] signature) {
+        if (MessageDigest.isEqual(hmac(requireKey(), data), signature)) {
+            return true;
+        }
+        for (byte[] previous : previousKeys) {
+            if (MessageDigest.isEqual(hmac(previous, data), signature)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private byte[] requireKey() {
         if (key == null) {
             throw new IllegalStateException(
                     "Turbo stream signing needs quarkus.cable.turbo.signing-key; it is not set");
         }
+        return key;
+    }
+
+    private static byte[] hmac(byte[] key, String data) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));

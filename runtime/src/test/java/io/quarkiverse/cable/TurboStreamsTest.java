@@ -68,6 +68,36 @@ class TurboStreamsTest {
     }
 
     @Test
+    void previousKeysVerifyUntilRemoved() {
+        byte[] old = "the-previous-key-of-at-least-32-bytes".getBytes(StandardCharsets.UTF_8);
+        byte[] current = "the-current-key-of-at-least-32-bytes!".getBytes(StandardCharsets.UTF_8);
+        String signedWithOld = new TurboStreams(old, cable).signedStreamName("chat", "1");
+
+        TurboStreams rotating = new TurboStreams(current, List.of(old), cable);
+        assertThat(rotating.verify(signedWithOld)).as("signed with a listed previous key").isEqualTo("chat:1");
+        String signedNow = rotating.signedStreamName("chat", "1");
+        assertThat(signedNow).as("new names are signed with the current key").isNotEqualTo(signedWithOld)
+                .isEqualTo(new TurboStreams(current, cable).signedStreamName("chat", "1"));
+        assertThat(rotating.verify(signedNow)).isEqualTo("chat:1");
+
+        TurboStreams rotated = new TurboStreams(current, List.of(), cable);
+        assertThat(rotated.verify(signedWithOld)).as("the previous key removed: its names are revoked").isNull();
+        assertThat(rotated.verify(signedNow)).isEqualTo("chat:1");
+    }
+
+    @Test
+    void aForgedSignatureIsRejectedByEveryKey() {
+        byte[] old = "the-previous-key-of-at-least-32-bytes".getBytes(StandardCharsets.UTF_8);
+        TurboStreams rotating = new TurboStreams(KEY, List.of(old), cable);
+        // A name whose signature an attacker computed with a key of his own, and one with the data swapped.
+        String forged = new TurboStreams("an-attackers-own-key-of-32-bytes-or-more".getBytes(StandardCharsets.UTF_8),
+                cable).signedStreamName("admin", "secrets");
+        assertThat(rotating.verify(forged)).isNull();
+        String swapped = "ImFkbWluIg==" + CHAT_1.substring(CHAT_1.indexOf("--"));
+        assertThat(rotating.verify(swapped)).as("another name under a valid signature").isNull();
+    }
+
+    @Test
     void withoutAKeyNothingIsSigned() {
         TurboStreams unsigned = new TurboStreams(null, cable);
         assertThatThrownBy(() -> unsigned.signedStreamName("chat")).isInstanceOf(IllegalStateException.class)

@@ -34,6 +34,7 @@ import io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
+import io.quarkus.arc.deployment.BuildExclusionsBuildItem;
 import io.quarkus.arc.deployment.InvokerFactoryBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
@@ -93,8 +94,8 @@ class ActionCableProcessor {
 
     @BuildStep
     @Record(ExecutionTime.STATIC_INIT)
-    SyntheticBeanBuildItem channels(CombinedIndexBuildItem combined, ChannelRegistryRecorder recorder,
-            BuildProducer<ReflectiveClassBuildItem> reflective) {
+    SyntheticBeanBuildItem channels(CombinedIndexBuildItem combined, BuildExclusionsBuildItem exclusions,
+            ChannelRegistryRecorder recorder, BuildProducer<ReflectiveClassBuildItem> reflective) {
         IndexView index = combined.getIndex();
         Map<String, String> classes = new TreeMap<>();
         Map<String, List<String>> actions = new HashMap<>();
@@ -129,8 +130,11 @@ class ActionCableProcessor {
         // Turbo::StreamsChannel is an ordinary channel without actions, as in turbo-rails.
         classes.put(TurboStreams.CHANNEL, TurboStreamsChannel.class.getName());
         reflective.produce(ReflectiveClassBuildItem.builder(TurboStreamsChannel.class).build());
-        // The extension's own classes (the Turbo channel, the producer) do not make an application a Turbo user.
+        // The extension's own classes (the Turbo channel, the producer) do not make an application a Turbo user, nor
+        // do classes left out of this build (@IfBuildProfile and its siblings: a demo's signing endpoint in dev and
+        // test builds only needs no key in production).
         boolean turboUsed = index.getKnownUsers(TURBO_STREAMS).stream()
+                .filter(user -> !exclusions.isExcluded(user))
                 .anyMatch(user -> !user.name().toString().startsWith("io.quarkiverse.cable.runtime."));
         return SyntheticBeanBuildItem.configure(ChannelRegistry.class)
                 .scope(Singleton.class)

@@ -44,6 +44,16 @@ class CableConfigValidationTest {
         refused("quarkus.cable.websocket.stall-timeout", "0s", "must be a positive duration, was PT0S");
     }
 
+    @Test
+    void turboKeysAreAtLeast32BytesAndNeverPrinted() {
+        String rule = "must be at least 32 bytes (a long random secret, e.g. openssl rand -base64 48), was 31 bytes";
+        refused("quarkus.cable.turbo.signing-key", "x".repeat(31), rule);
+        refused("quarkus.cable.turbo.previous-signing-keys", "y".repeat(40) + "," + "z".repeat(31), rule);
+        // Counted in UTF-8 bytes: 16 two-byte characters are 32 bytes.
+        CableConfigCheck.validate(config("quarkus.cable.turbo.signing-key", "é".repeat(16)));
+        CableConfigCheck.validate(config("quarkus.cable.turbo.previous-signing-keys", "y".repeat(32)));
+    }
+
     private static void refused(String property, String value, String rule) {
         CableRuntimeConfig config = config(property, value);
         assertThatThrownBy(() -> CableConfigCheck.validate(config)).isInstanceOf(IllegalArgumentException.class)

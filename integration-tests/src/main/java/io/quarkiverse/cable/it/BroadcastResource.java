@@ -17,6 +17,7 @@ import io.quarkiverse.cable.CableException;
  * Broadcasts the request body to a channel and answers once it is committed: 202, or 400 (invalid), 503 (queue full),
  * 504 (commit outcome unknown), 500 (not stored).
  */
+@TestEndpoint
 @Path("/broadcast")
 public class BroadcastResource {
 

@@ -18,8 +18,14 @@ import jakarta.ws.rs.core.MediaType;
 import io.quarkiverse.cable.CableConnections;
 import io.quarkiverse.cable.TurboStream;
 import io.quarkiverse.cable.TurboStreams;
+import io.quarkus.arc.profile.IfBuildProfile;
 
-/** Test and demo helpers: server-side disconnects, signed Turbo stream names, Turbo Stream broadcasts. */
+/**
+ * Test helpers: server-side disconnects, the connection count, signed Turbo stream names (anyone who can call it gets a
+ * capability to any stream), Turbo Stream broadcasts. In test builds only: a production build of the demo has neither
+ * this endpoint nor a Turbo key.
+ */
+@IfBuildProfile("test")
 @Path("/cable-admin")
 public class CableAdminResource {
 

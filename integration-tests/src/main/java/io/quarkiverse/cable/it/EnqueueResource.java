@@ -17,6 +17,7 @@ import io.quarkiverse.cable.Cable;
  * waiting for any commit: the graceful-shutdown test stops the process right after and checks that every queued
  * broadcast was still stored. Answers with how many the cable accepted (a full queue refuses the rest).
  */
+@TestEndpoint
 @Path("/enqueue")
 public class EnqueueResource {
 

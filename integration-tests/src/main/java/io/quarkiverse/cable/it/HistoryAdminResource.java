@@ -12,12 +12,14 @@ import jakarta.ws.rs.QueryParam;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.runtime.ChannelHash;
+import io.quarkus.arc.profile.IfBuildProfile;
 
 /**
  * Tests only: deletes a channel's stored history the documented way (its messages together with its
  * {@code cable_channels} row), so its next broadcast starts a new epoch and recovering clients are told the history
  * is lost; or deletes a channel's oldest messages, keeping its row and epoch, as trimming does.
  */
+@IfBuildProfile("test")
 @Path("/history-admin")
 public class HistoryAdminResource {
 

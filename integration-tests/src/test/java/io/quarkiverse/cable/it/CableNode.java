@@ -82,6 +82,11 @@ public final class CableNode implements AutoCloseable {
         command.add("-Dquarkus.datasource.jdbc.url=" + jdbcUrl);
         command.add("-Dquarkus.datasource.username=" + dbUser());
         command.add("-Dquarkus.datasource.password=" + dbPassword());
+        // The endpoints the tests drive the node with (/broadcast, /enqueue, /tx-crash) are off in a production run;
+        // on unless the test chose (ProductionDemoPackagedIT runs the demo without them).
+        if (!config.containsKey("cable-it.test-endpoints")) {
+            command.add("-Dcable-it.test-endpoints=true");
+        }
         config.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.add("-jar");
         command.add(jar.toString());

@@ -211,7 +211,10 @@ class DoorbellIT {
     // --- helpers ------------------------------------------------------------------------------------------------
 
     private CableNode start(String name, String url, Map<String, String> config) throws Exception {
-        CableNode node = CableNode.start(name, url, config);
+        // The doorbell's state is a readiness detail, hidden unless health.details is on.
+        Map<String, String> withDetails = new java.util.HashMap<>(config);
+        withDetails.put("quarkus.cable.health.details", "true");
+        CableNode node = CableNode.start(name, url, withDetails);
         nodes.add(node);
         return node;
     }

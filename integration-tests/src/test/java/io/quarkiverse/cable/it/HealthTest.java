@@ -3,7 +3,7 @@ package io.quarkiverse.cable.it;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.is;
-import static org.hamcrest.Matchers.startsWith;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.sql.Connection;
@@ -26,7 +26,11 @@ import io.quarkiverse.cable.Subscription;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
-/** /q/health: the cable is ready while its database answers, not ready while it does not, ready again after. */
+/**
+ * /q/health: the cable is ready while its database answers, not ready while it does not, ready again after. Readiness
+ * shows no internals by default (quarkus.cable.health.details is off): up or down, and a short reason when down;
+ * TrimDebtTest covers the details.
+ */
 @QuarkusTest
 class HealthTest {
 
@@ -55,9 +59,7 @@ class HealthTest {
         ready().statusCode(200)
                 .body("status", is("UP"))
                 .body(CHECK + ".status", is("UP"))
-                .body(CHECK + ".data.adapter", is("database"))
-                .body(CHECK + ".data.database", is("reachable"))
-                .body(CHECK + ".data.'writer-queue-depth'", is(0));
+                .body(CHECK + ".data", nullValue());
         given().get("/q/health/live").then().statusCode(200)
                 .body(CHECK + ".status", is("UP"))
                 .body(CHECK + ".data.poller", is("running"))
@@ -73,8 +75,9 @@ class HealthTest {
             execute("ALTER TABLE cable_shards RENAME TO cable_shards_hidden");
             await().atMost(Collector.TIMEOUT).untilAsserted(() -> ready().statusCode(503)
                     .body(CHECK + ".status", is("DOWN"))
-                    .body(CHECK + ".data.database", is("unreachable"))
-                    .body(CHECK + ".data.problems", startsWith("database unreachable")));
+                    // The condition only: not the database's error text (table, schema, host names), no figures.
+                    .body(CHECK + ".data.reason", is("database unreachable"))
+                    .body(CHECK + ".data.size()", is(1)));
             // Liveness never depends on the database.
             given().get("/q/health/live").then().statusCode(200);
         } finally {
@@ -112,7 +115,7 @@ class HealthTest {
                 }
                 await().atMost(Collector.TIMEOUT).untilAsserted(() -> ready().statusCode(503)
                         .body(CHECK + ".status", is("DOWN"))
-                        .body(CHECK + ".data.database", is("unreachable")));
+                        .body(CHECK + ".data.reason", is("database unreachable")));
                 given().get("/q/health/live").then().statusCode(200);
             } finally {
                 statement.execute("ALTER DATABASE " + quoted + " ALLOW_CONNECTIONS true");

@@ -3,6 +3,7 @@ package io.quarkiverse.cable.it;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.nullValue;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,10 +21,11 @@ class OperationsEndpointsTest {
 
     @Test
     void readinessAndLivenessReportTheCable() {
+        // Readiness says up or down, nothing about the cable's internals (quarkus.cable.health.details is off).
         given().get("/q/health/ready").then().statusCode(200)
                 .body("status", is("UP"))
-                .body(CHECK + ".data.adapter", is("database"))
-                .body(CHECK + ".data.database", is("reachable"));
+                .body(CHECK + ".status", is("UP"))
+                .body(CHECK + ".data", nullValue());
         given().get("/q/health/live").then().statusCode(200)
                 .body(CHECK + ".data.poller", is("running"))
                 .body(CHECK + ".data.writer", is("running"));

@@ -49,7 +49,7 @@ class TrimDebtTest {
     public static class AutotrimOff implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.cable.autotrim", "false",
+            return Map.of("quarkus.cable.autotrim", "false", "quarkus.cable.health.details", "true",
                     "quarkus.cable.health.max-trim-debt", Integer.toString(MAX_TRIM_DEBT));
         }
     }
@@ -91,7 +91,9 @@ class TrimDebtTest {
         awaitDebt(MAX_TRIM_DEBT + 1);
         given().get("/q/health/ready").then().statusCode(503)
                 .body(CHECK + ".status", is("DOWN"))
-                .body(CHECK + ".data.'trim-debt'", is(MAX_TRIM_DEBT + 1));
+                .body(CHECK + ".data.'trim-debt'", is(MAX_TRIM_DEBT + 1))
+                .body(CHECK + ".data.reason", is("trim debt"))
+                .body(CHECK + ".data.problems", is("trim debt over " + MAX_TRIM_DEBT + " expired messages (max-trim-debt)"));
 
         long trimmedBefore = engine.stats().rowsTrimmed();
         trimEverything();

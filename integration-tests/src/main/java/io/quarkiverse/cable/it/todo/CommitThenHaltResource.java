@@ -10,6 +10,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.MediaType;
 
 import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.it.TestEndpoint;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -17,6 +18,7 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
  * in one transaction, then halts the JVM the moment the commit returns (no shutdown hooks, no chance for the cable's
  * threads to do anything after the commit), as a SIGKILL right after the commit would.
  */
+@TestEndpoint
 @Path("/tx-crash")
 public class CommitThenHaltResource {
 

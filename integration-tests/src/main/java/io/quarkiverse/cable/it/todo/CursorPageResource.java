@@ -25,14 +25,17 @@ import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableEventStream;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.TurboStreams;
+import io.quarkus.arc.profile.UnlessBuildProfile;
 import io.smallrye.mutiny.Multi;
 
 /**
  * The page-cursor pattern (a Turbo list and an SSE list): a note is saved and broadcast in one transaction; a page
  * renders the list's notes and the channel's cursor from one snapshot, and its client starts right after the cursor.
  * The rendered page does not subscribe by itself: its markup for that is in a {@code <template id="subscribe">} that
- * the test inserts when it chooses, so that broadcasts can be committed between render and subscription.
+ * the test inserts when it chooses, so that broadcasts can be committed between render and subscription. It signs
+ * Turbo stream names, so it is left out of production builds (which have no Turbo key).
  */
+@UnlessBuildProfile("prod")
 @Path("/cursor-notes/{list}")
 public class CursorPageResource {
 

@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -9,7 +10,10 @@ import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.TurboStreams;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 
-/** The {@link TurboStreams} bean, signing with {@code quarkus.cable.turbo.signing-key}. */
+/**
+ * The {@link TurboStreams} bean, signing with {@code quarkus.cable.turbo.signing-key} and also verifying with
+ * {@code quarkus.cable.turbo.previous-signing-keys} (their lengths were checked by {@code CableConfigCheck}).
+ */
 @Singleton
 public class TurboStreamsProducer {
 
@@ -17,6 +21,8 @@ public class TurboStreamsProducer {
     @Singleton
     TurboStreams turboStreams(CableRuntimeConfig config, Cable cable) {
         byte[] key = config.turbo().signingKey().map(text -> text.getBytes(StandardCharsets.UTF_8)).orElse(null);
-        return new TurboStreams(key, cable);
+        List<byte[]> previous = config.turbo().previousSigningKeys().orElse(List.of()).stream()
+                .map(text -> text.getBytes(StandardCharsets.UTF_8)).toList();
+        return new TurboStreams(key, previous, cable);
     }
 }

@@ -55,6 +55,28 @@ public final class CableConfigCheck {
         atLeastOne("quarkus.cable.limits.command-rate", config.limits().commandRate());
         atLeastOne("quarkus.cable.limits.command-burst", config.limits().commandBurst());
         httpBroadcast(config.httpBroadcast());
+        turbo(config.turbo());
+    }
+
+    /**
+     * The shortest Turbo signing key, in bytes: HMAC-SHA256 is as strong as its key up to the hash's 32 bytes, and a
+     * short or guessable key lets anyone sign stream names (each a bearer capability to its stream).
+     */
+    public static final int MIN_TURBO_KEY_BYTES = 32;
+
+    private static void turbo(CableRuntimeConfig.Turbo turbo) {
+        turbo.signingKey().ifPresent(key -> turboKey("quarkus.cable.turbo.signing-key", key));
+        turbo.previousSigningKeys().ifPresent(keys -> keys
+                .forEach(key -> turboKey("quarkus.cable.turbo.previous-signing-keys", key)));
+    }
+
+    private static void turboKey(String property, String key) {
+        int bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes < MIN_TURBO_KEY_BYTES) {
+            // The length only: the message must never print the key.
+            throw invalid(property, bytes + " bytes", "must be at least " + MIN_TURBO_KEY_BYTES
+                    + " bytes (a long random secret, e.g. openssl rand -base64 48)");
+        }
     }
 
     private static void httpBroadcast(CableRuntimeConfig.HttpBroadcast http) {

@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime.config;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 import io.quarkiverse.cable.runtime.wakeup.DoorbellRing;
@@ -483,10 +484,19 @@ public interface CableRuntimeConfig {
 
     interface Turbo {
         /**
-         * The key that signs Turbo stream names (HMAC-SHA256). Required when the application uses `TurboStreams`;
-         * without it, `Turbo::StreamsChannel` subscriptions are rejected. Keep it secret and the same on every node.
+         * The key that signs Turbo stream names (HMAC-SHA256), at least 32 bytes in UTF-8 (a shorter one fails
+         * startup); for example `openssl rand -base64 48`. Required when the application uses `TurboStreams`;
+         * without it, `Turbo::StreamsChannel` subscriptions are rejected. Keep it secret and the same on every node: a
+         * signed stream name is a bearer capability to its stream, and whoever holds the key can sign any name.
          */
         Optional<String> signingKey();
+
+        /**
+         * Keys that signed stream names before `signing-key` replaced them, for rotation: names signed with one of
+         * them still verify, new names are signed with `signing-key` only. Remove a key from the list to revoke every
+         * name signed with it. Each is at least 32 bytes, like `signing-key`.
+         */
+        Optional<List<String>> previousSigningKeys();
     }
 
     interface Health {
@@ -523,6 +533,16 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("100000")
         long maxTrimDebt();
+
+        /**
+         * Whether the readiness check shows its figures (channel and subscriber counts, queue depth, cursor, lags,
+         * trim debt, datasource name, the database's error) to whoever can call `/q/health/ready`. Off by default:
+         * the check then reports only up or down and, when down, a short reason per failing condition (such as
+         * `database unreachable`), since health endpoints are usually reachable without authentication. Turn it on
+         * where the endpoint is protected or only reachable by operators; the same figures are metrics.
+         */
+        @WithDefault("false")
+        boolean details();
     }
 
     interface Writer {
