@@ -96,6 +96,8 @@ public final class CableStats {
     private final LongAdder historyReads = new LongAdder();
     private final LongAdder replaysCoalesced = new LongAdder();
     private final LongAdder sseSlowConsumers = new LongAdder();
+    private final LongAdder identityChanges = new LongAdder();
+    private final LongAdder lostInFailover = new LongAdder();
     private final Map<CableException.HistoryUnavailable.Reason, LongAdder> replaysRejected = new EnumMap<>(
             CableException.HistoryUnavailable.Reason.class);
     private volatile Observer observer = Observer.NONE;
@@ -173,6 +175,20 @@ public final class CableStats {
 
     public long replaysCoalesced() {
         return replaysCoalesced.sum();
+    }
+
+    /** The poller saw the database change identity and lost {@code lost} messages it had read before. */
+    public void databaseIdentityChanged(long lost) {
+        identityChanges.increment();
+        lostInFailover.add(lost);
+    }
+
+    public long databaseIdentityChanges() {
+        return identityChanges.sum();
+    }
+
+    public long messagesLostInFailover() {
+        return lostInFailover.sum();
     }
 
     public long sseSlowConsumers() {

@@ -97,6 +97,11 @@ public class CableMetrics {
         }
         counter("cable.polls", "Polls that ran a query", stats, CableStats::polls);
         counter("cable.trim.rows", "Expired messages deleted by trimming", stats, CableStats::rowsTrimmed);
+        counter("cable.database.identity.changes", "Times the poller found the database changed identity (a failover"
+                + " or restore): every channel got a new epoch", stats, CableStats::databaseIdentityChanges);
+        counter("cable.database.lost.messages", "Messages this node had read that were not on the database any more"
+                + " after an identity change (acknowledged, then lost in a failover)", stats,
+                CableStats::messagesLostInFailover);
         Gauge.builder("cable.writer.queue.depth", transport, t -> progress(t).writerQueueDepth())
                 .description("Broadcasts waiting for the writer").register(registry);
         TimeGauge.builder("cable.writer.oldest.age", transport, TimeUnit.NANOSECONDS, t -> {

@@ -47,6 +47,7 @@ final class MariaDbBatchWrite extends BatchWrite {
         if (alreadyStored(connection, receipt)) {
             return MessageStore.ALREADY_COMMITTED;
         }
+        DatabaseIdentityCheck.run(sql, connection, lastId, timestamp);
         lastId += batch.size();
         long firstId = batch.assignIds(lastId);
         insertMessages(connection, batch, firstId, timestamp);

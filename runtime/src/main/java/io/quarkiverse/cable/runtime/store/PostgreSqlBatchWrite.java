@@ -58,6 +58,7 @@ final class PostgreSqlBatchWrite extends BatchWrite {
         if (alreadyStored(connection, receipt)) {
             return MessageStore.ALREADY_COMMITTED;
         }
+        DatabaseIdentityCheck.run(sql, connection, lastId - size, timestamp);
         long firstId = batch.assignIds(lastId);
 
         int channelCount = batch.channels.size();

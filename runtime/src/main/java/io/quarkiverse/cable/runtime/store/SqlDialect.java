@@ -130,6 +130,33 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         return "SELECT last_id FROM cable_shards WHERE shard = 0";
     }
 
+    /**
+     * An expression naming the database's history: it changes when the cable is pointed at a database that may not
+     * hold everything the cable committed before (a promoted standby, a restored backup), and stays the same across
+     * restarts and reconnections to the same one. Evaluated by writers while they hold the lock.
+     */
+    abstract String databaseIdentity();
+
+    /** The identity the cable last wrote under (null before the first write) and the database's current one. */
+    public String selectIdentities() {
+        return "SELECT db_identity, " + databaseIdentity() + " FROM cable_shards WHERE shard = 0";
+    }
+
+    /** Records a new identity (first parameter) and the last id (second) the database had when it was first seen. */
+    public String updateIdentity() {
+        return "UPDATE cable_shards SET db_identity = ?, identity_since = ? WHERE shard = 0";
+    }
+
+    /** Gives every channel the same new epoch (one parameter): the positions of the old one can no longer be trusted. */
+    public String renewAllEpochs() {
+        return "UPDATE cable_channels SET epoch = ?";
+    }
+
+    /** What pollers watch: the identity recorded by writers, where its ids start, and the last id. */
+    public String selectIdentityState() {
+        return "SELECT db_identity, identity_since, last_id FROM cable_shards WHERE shard = 0";
+    }
+
     public String selectWriterReceipt() {
         return "SELECT last_batch FROM cable_writers WHERE writer_id = ?";
     }
@@ -288,6 +315,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
             return "META-INF/quarkus-cable/ddl/h2.sql";
         }
 
+        /** Embedded: one database for the life of its files, nothing to fail over to. */
+        @Override
+        String databaseIdentity() {
+            return "'h2'";
+        }
+
         /** Embedded: a round trip is a method call, so the portable statement per step costs nothing extra. */
         @Override
         BatchWrite batchWrite() {
@@ -325,6 +358,20 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         @Override
         public String ddlResource() {
             return "META-INF/quarkus-cable/ddl/postgresql.sql";
+        }
+
+        /**
+         * The cluster's system identifier (set by initdb, shared by its physical standbys: it tells another cluster
+         * apart, a restore into a new one) and the current WAL timeline, which every promotion of a standby starts anew
+         * (also Patroni's, after it restarts a crashed primary in place). The timeline comes from the current WAL file
+         * name, correct right after the promotion; {@code pg_control_checkpoint()} would lag until the next checkpoint.
+         * The WAL position exists only on a primary: a standby, where no write can succeed, reports "standby".
+         */
+        @Override
+        String databaseIdentity() {
+            return "CAST((SELECT system_identifier FROM pg_control_system()) AS TEXT) || '/' ||"
+                    + " CASE WHEN pg_is_in_recovery() THEN 'standby'"
+                    + " ELSE substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) END";
         }
 
         @Override
@@ -511,6 +558,18 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         @Override
         public String ddlResource() {
             return "META-INF/quarkus-cable/ddl/mariadb.sql";
+        }
+
+        /**
+         * In a Galera cluster, the cluster's state UUID: every node of the cluster reports the same one, so writers on
+         * different nodes agree, and it changes only when a new cluster is bootstrapped from scratch. Otherwise the
+         * server id: replication refuses a replica with its source's id, so a promoted replica reports another one.
+         * ({@code @@server_uuid} would be MySQL's, but MariaDB has none; {@code @@wsrep_on} exists on every MariaDB.)
+         */
+        @Override
+        String databaseIdentity() {
+            return "IF(@@wsrep_on, CONCAT('galera/', (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+                    + " WHERE VARIABLE_NAME = 'WSREP_CLUSTER_STATE_UUID')), CONCAT('server/', @@server_id))";
         }
 
         @Override

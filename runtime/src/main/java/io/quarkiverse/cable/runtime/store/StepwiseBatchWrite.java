@@ -25,6 +25,7 @@ final class StepwiseBatchWrite extends BatchWrite {
         if (alreadyStored(connection, receipt)) {
             return MessageStore.ALREADY_COMMITTED;
         }
+        DatabaseIdentityCheck.run(sql, connection, lastId, timestamp);
         readPositions(connection, batch, 0, receipt == null);
         long firstId = batch.assignIds(lastId + batch.size());
         try (PreparedStatement insert = connection.prepareStatement(sql.insertMessage())) {
