@@ -20,14 +20,14 @@ import java.util.concurrent.TimeUnit;
  * port, against the database given by the failsafe configuration (or any JDBC URL). Stopped with SIGTERM, as an
  * orchestrator would, and killed when it does not exit in time.
  */
-final class CableNode implements AutoCloseable {
+public final class CableNode implements AutoCloseable {
 
     static final Duration START_TIMEOUT = Duration.ofSeconds(180);
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(90);
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
 
     final String name;
-    final int port;
+    public final int port;
     final Process process;
     final Path log;
 
@@ -43,7 +43,7 @@ final class CableNode implements AutoCloseable {
         return System.getProperty("cable.db.kind", "h2");
     }
 
-    static String dbUrl() {
+    public static String dbUrl() {
         return System.getProperty("cable.db.url");
     }
 
@@ -64,7 +64,7 @@ final class CableNode implements AutoCloseable {
         return Path.of(System.getProperty("cable.node.jar", "target/quarkus-app/quarkus-run.jar")).toAbsolutePath();
     }
 
-    static CableNode start(String name, String jdbcUrl, Map<String, String> config) throws Exception {
+    public static CableNode start(String name, String jdbcUrl, Map<String, String> config) throws Exception {
         Path jar = jar();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("No application jar at " + jar + ": run the Quarkus build first (mvn verify)");
@@ -133,7 +133,7 @@ final class CableNode implements AutoCloseable {
     }
 
     /** POST /broadcast/{channel}: answers once the broadcast is committed (202) or failed (4xx/5xx, with why). */
-    HttpResponse<String> broadcast(String channel, String payload) throws IOException, InterruptedException {
+    public HttpResponse<String> broadcast(String channel, String payload) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(base().resolve("broadcast/" + channel))
                 .timeout(Duration.ofSeconds(120))
                 .header("Content-Type", "text/plain")
@@ -169,7 +169,7 @@ final class CableNode implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
-    String logTail() {
+    public String logTail() {
         try {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
@@ -197,7 +197,7 @@ final class CableNode implements AutoCloseable {
     }
 
     /** Stops every node, even when one of them fails to stop; rethrows the first failure. */
-    static void closeAll(List<CableNode> nodes) throws Exception {
+    public static void closeAll(List<CableNode> nodes) throws Exception {
         Exception first = null;
         for (CableNode node : nodes) {
             try {
