@@ -100,7 +100,7 @@ public final class CableNode implements AutoCloseable {
         return start(name, dbUrl(), config);
     }
 
-    URI base() {
+    public URI base() {
         return URI.create("http://127.0.0.1:" + port + "/");
     }
 

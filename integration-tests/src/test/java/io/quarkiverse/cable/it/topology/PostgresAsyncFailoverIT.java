@@ -3,10 +3,17 @@ package io.quarkiverse.cable.it.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -130,6 +137,11 @@ class PostgresAsyncFailoverIT {
                 await().atMost(Duration.ofSeconds(60)).until(() -> payloads(recovering).contains("end-a"));
             }
 
+            Set<String> stored = storedPayloads(channel);
+            long lostOnTheDatabase = acknowledged.stream().filter(m -> !stored.contains(m)).count();
+            System.out.printf("[topology] async failover: acknowledged messages missing on the new primary=%d,"
+                    + " cable_database_lost_messages_total node A=%s node B=%s%n", lostOnTheDatabase,
+                    metric(a, "cable_database_lost_messages_total"), metric(b, "cable_database_lost_messages_total"));
             Set<String> receivedLive = new LinkedHashSet<>(payloads(live));
             List<String> lost = acknowledged.stream().filter(m -> !receivedLive.contains(m)).toList();
             System.out.printf("[topology] async failover: acknowledged before kill=%d, acknowledged after=%d,"
@@ -172,6 +184,30 @@ class PostgresAsyncFailoverIT {
             producers.shutdownNow();
             CableNode.closeAll(nodes);
         }
+    }
+
+    /** What the new primary holds for the channel (the payloads' "m"). */
+    private static Set<String> storedPayloads(String channel) throws Exception {
+        Set<String> stored = new HashSet<>();
+        try (Connection connection = DriverManager.getConnection(URL, "postgres", "");
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT convert_from(payload, 'UTF8')::json->>'m' FROM cable_messages WHERE channel = ?")) {
+            select.setString(1, channel);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    stored.add(rows.getString(1));
+                }
+            }
+        }
+        return stored;
+    }
+
+    /** One series of a node's Prometheus scrape, or "absent". */
+    private static String metric(CableNode node, String name) throws Exception {
+        String scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(node.base().resolve("q/metrics"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        return scrape.lines().filter(line -> line.startsWith(name)).map(line -> line.substring(line.lastIndexOf(' ') + 1))
+                .findFirst().orElse("absent");
     }
 
     private static List<String> payloads(ExtClient client) {

@@ -11,7 +11,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Run by every batch write once it holds the writers' lock, before it assigns any position: compares the database's
- * identity ({@link SqlDialect#databaseIdentity()}) with the one the cable last wrote under.
+ * identity, read by the statement that took the lock, ({@link SqlDialect#databaseIdentity()}) with the one the cable last wrote
+ * under.
  * <p>
  * Why: after a failover to an asynchronous standby, the new primary may lack the newest acknowledged batches. Its
  * channel rows then hold older positions under the same epochs, so the next messages would re-use positions clients
@@ -20,28 +21,26 @@ import org.jboss.logging.Logger;
  * ever written under the old epoch on the new database: resuming clients get {@code epoch_changed}), and the last id
  * the new database had is recorded in {@code identity_since}, where pollers re-anchor their cursors (ids may have gone
  * backwards). Holding the lock makes one writer do it once; the others then find the new identity stored.
+ *
+ * @param stored the identity recorded in {@code cable_shards} (null before the first write)
+ * @param current the database's identity now
  */
-final class DatabaseIdentityCheck {
+record DatabaseIdentityCheck(String stored, String current) {
 
     private static final Logger LOG = Logger.getLogger(DatabaseIdentityCheck.class);
 
-    private DatabaseIdentityCheck() {
+    /**
+     * Reads the two identities from the columns {@code column} and {@code column + 1} of the statement that took the
+     * lock (see {@link SqlDialect#identityColumns()}): the check costs no round trip of its own.
+     */
+    static DatabaseIdentityCheck read(ResultSet lockRow, int column) throws SQLException {
+        return new DatabaseIdentityCheck(lockRow.getString(column), lockRow.getString(column + 1));
     }
 
     /**
      * @param lastId the database's last id before this batch's ids
      */
-    static void run(SqlDialect sql, Connection connection, long lastId, LocalDateTime timestamp) throws SQLException {
-        String stored;
-        String current;
-        try (PreparedStatement select = connection.prepareStatement(sql.selectIdentities());
-                ResultSet rows = select.executeQuery()) {
-            if (!rows.next()) {
-                throw new SQLException("cable_shards has no row for shard 0: the cable schema is incomplete");
-            }
-            stored = rows.getString(1);
-            current = rows.getString(2);
-        }
+    void apply(SqlDialect sql, Connection connection, long lastId, LocalDateTime timestamp) throws SQLException {
         if (current == null || current.equals(stored)) {
             return;
         }

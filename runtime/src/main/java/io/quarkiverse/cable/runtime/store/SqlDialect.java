@@ -119,7 +119,7 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
     }
 
     public String lockShard() {
-        return "SELECT last_id FROM cable_shards WHERE shard = 0 FOR UPDATE";
+        return "SELECT last_id, " + identityColumns() + " FROM cable_shards WHERE shard = 0 FOR UPDATE";
     }
 
     public String updateShard() {
@@ -137,9 +137,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
      */
     abstract String databaseIdentity();
 
-    /** The identity the cable last wrote under (null before the first write) and the database's current one. */
-    public String selectIdentities() {
-        return "SELECT db_identity, " + databaseIdentity() + " FROM cable_shards WHERE shard = 0";
+    /**
+     * The identity the cable last wrote under (null before the first write) and the database's current one: two more
+     * columns of the statement that takes the writers' lock, read by {@link DatabaseIdentityCheck}.
+     */
+    String identityColumns() {
+        return "db_identity, " + databaseIdentity();
     }
 
     /** Records a new identity (first parameter) and the last id (second) the database had when it was first seen. */
@@ -385,12 +388,13 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         }
 
         /**
-         * Takes the writers' lock and allocates the batch's ids (one parameter, the batch size): the new last id.
+         * Takes the writers' lock and allocates the batch's ids (one parameter, the batch size): the new last id, then
+         * the {@link #identityColumns() identities}.
          * With {@code ring} it also queues the doorbell's notification (a second parameter, the ringing node's id),
          * which PostgreSQL sends only if and when the transaction commits.
          */
         String allocateIds(boolean ring) {
-            return "UPDATE cable_shards SET last_id = last_id + ? WHERE shard = 0 RETURNING last_id"
+            return "UPDATE cable_shards SET last_id = last_id + ? WHERE shard = 0 RETURNING last_id, " + identityColumns()
                     + (ring ? ", pg_notify('" + DOORBELL_CHANNEL + "', ?)" : "");
         }
 
@@ -483,6 +487,8 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
                         seconds BIGINT;
                         new_epoch TEXT := '';
                         digits CONSTANT TEXT := '0123456789abcdefghijklmnopqrstuvwxyz';
+                        stored_identity TEXT;
+                        current_identity TEXT;
                     BEGIN
                         IF channel IS NULL OR channel = '' THEN
                             RAISE EXCEPTION 'cable_broadcast: the channel name must not be null or empty'
@@ -516,6 +522,19 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
                         FOR i IN 1..6 LOOP
                             new_epoch := new_epoch || substr(digits, floor(random() * 36)::int + 1, 1);
                         END LOOP;
+                        -- DatabaseIdentityCheck: on a database that is not the one the cable last wrote to (a
+                        -- promoted standby), every channel gets a new epoch before anything is written.
+                        SELECT db_identity, @IDENTITY@ INTO stored_identity, current_identity FROM cable_shards
+                            WHERE shard = 0;
+                        IF stored_identity IS DISTINCT FROM current_identity THEN
+                            IF stored_identity IS NOT NULL THEN
+                                UPDATE cable_channels SET epoch = new_epoch;
+                                UPDATE cable_shards SET db_identity = current_identity, identity_since = message_id - 1
+                                    WHERE shard = 0;
+                            ELSE
+                                UPDATE cable_shards SET db_identity = current_identity WHERE shard = 0;
+                            END IF;
+                        END IF;
                         INSERT INTO cable_channels AS c (channel_hash, channel, epoch, last_position, last_message_id,
                                 created_at, updated_at)
                             VALUES (channel_key, cable_broadcast.channel, new_epoch, 1, message_id,
@@ -535,7 +554,8 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
             return List.of(function.replace("@SCHEMA@", quoted(schema)).replace("@MARKER@", marker)
                     .replace("@MAX_CHANNEL@", Integer.toString(maxChannelLength))
                     .replace("@MAX_PAYLOAD@", Long.toString(maxPayloadSize))
-                    .replace("@DOORBELL@", DOORBELL_CHANNEL).replace("@RING@", SQL_RING),
+                    .replace("@DOORBELL@", DOORBELL_CHANNEL).replace("@RING@", SQL_RING)
+                    .replace("@IDENTITY@", databaseIdentity()),
                     "REVOKE ALL ON FUNCTION cable_broadcast(TEXT, TEXT) FROM PUBLIC");
         }
 
@@ -579,11 +599,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
 
         /**
          * Takes the writers' lock and reads the last id and the positions of up to {@code hashCount} channels in one
-         * locking read: one row per stored channel, or one row with NULL channel columns when none is stored. The
-         * shard row is a constant (primary key) lookup, read and locked before the channel rows.
+         * locking read: one row per stored channel, or one row with NULL channel columns when none is stored, each
+         * with the {@link #identityColumns() identities}. The shard row is a constant (primary key) lookup, read and
+         * locked before the channel rows.
          */
         String lockShardWithChannels(int hashCount) {
-            return "SELECT s.last_id, c.channel_hash, c.last_position FROM cable_shards s"
+            return "SELECT s.last_id, c.channel_hash, c.last_position, s." + identityColumns() + " FROM cable_shards s"
                     + " LEFT JOIN cable_channels c ON c.channel_hash IN (" + InList.placeholders(hashCount) + ")"
                     + " WHERE s.shard = 0 FOR UPDATE";
         }
