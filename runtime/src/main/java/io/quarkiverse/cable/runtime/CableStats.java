@@ -177,9 +177,13 @@ public final class CableStats {
         return replaysCoalesced.sum();
     }
 
-    /** The poller saw the database change identity and lost {@code lost} messages it had read before. */
-    public void databaseIdentityChanged(long lost) {
+    /** The poller saw a writer record a new database identity (every channel got a new epoch). */
+    public void databaseIdentityChanged() {
         identityChanges.increment();
+    }
+
+    /** The poller found {@code lost} messages it had read missing from the database (ids went backwards). */
+    public void lostInFailover(long lost) {
         lostInFailover.add(lost);
     }
 

@@ -221,7 +221,8 @@ public final class Poller {
      * back to it at once. What the node had read past that point was acknowledged on the old database and is not on
      * the new one: counted and logged.
      *
-     * @return whether the cursor was moved back (the caller drops what it polled and polls again)
+     * @return whether the cursor was moved back or the epochs renewed (the caller drops what it polled, whose epochs
+     *         may be stale, and polls again)
      */
     private boolean reanchorOnIdentityChange(MessageStore.IdentityState state) {
         boolean renewed = state.since() != identitySince;
@@ -229,10 +230,16 @@ public final class Poller {
             return false;
         }
         identitySince = state.since();
+        if (renewed) {
+            stats.databaseIdentityChanged();
+            // Every channel has a new epoch, even when this node read nothing the failover lost: a cached epoch would
+            // label the new database's next position (which continues the cached one) with the old epoch.
+            store.forgetEpochs();
+        }
         long anchor = renewed ? state.since() : state.lastId();
         if (anchor >= cursor) {
-            // A new identity recorded after everything this node read: nothing to read again, nothing lost.
-            return false;
+            // Nothing this node read is missing: no row to read again.
+            return renewed;
         }
         long lost = cursor - anchor;
         LOG.warnf("Quarkus Cable: the database is not the one this node read from (identity now %s): the poller goes"
@@ -241,7 +248,7 @@ public final class Poller {
         cursor = anchor;
         horizon = Math.min(horizon, cursor);
         store.forgetEpochs();
-        stats.databaseIdentityChanged(lost);
+        stats.lostInFailover(lost);
         return true;
     }
 
