@@ -98,6 +98,33 @@ class DatabaseIdentityChangeTest {
         }
     }
 
+    /**
+     * A failover that lost nothing (the standby had every commit) still changes the database: the live stream's next
+     * message must carry the new epoch, although its position continues the one the poller cached.
+     */
+    @Test
+    void aFailoverThatLostNothingStillGivesTheLiveStreamTheNewEpoch() throws Exception {
+        String channel = Channels.unique("failover-nothing-lost");
+        Collector live = new Collector();
+        try (Subscription subscription = cable.subscribe(channel, live)) {
+            subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            cable.broadcast(channel, "before").toCompletableFuture().get(60, TimeUnit.SECONDS);
+            live.awaitCount(1);
+            CableMessage before = live.messages.get(0);
+            try (Connection connection = dataSource.getConnection();
+                    PreparedStatement update = connection.prepareStatement(
+                            "UPDATE cable_shards SET db_identity = 'the-old-primary' WHERE shard = 0")) {
+                update.executeUpdate();
+            }
+            cable.broadcast(channel, "after").toCompletableFuture().get(60, TimeUnit.SECONDS);
+            live.awaitCount(2);
+            CableMessage after = live.messages.get(1);
+            assertThat(after.position()).isEqualTo(before.position() + 1);
+            assertThat(after.epoch()).isNotEqualTo(before.epoch());
+            assertRefusedWithEpochChanged(channel, StreamPosition.of(before));
+        }
+    }
+
     /** What a promoted asynchronous standby holds: the channel up to {@code kept}, the identity of the old primary. */
     private void failOverToAStandbyWithOnly(String channel, CableMessage kept) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
