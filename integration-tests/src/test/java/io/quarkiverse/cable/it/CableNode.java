@@ -27,7 +27,7 @@ public final class CableNode implements AutoCloseable {
     public static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
 
     public final String name;
-    final int port;
+    public final int port;
     final Process process;
     public final Path log;
 

@@ -98,6 +98,8 @@ public final class CableStats {
     private final LongAdder historyReads = new LongAdder();
     private final LongAdder replaysCoalesced = new LongAdder();
     private final LongAdder sseSlowConsumers = new LongAdder();
+    private final LongAdder identityChanges = new LongAdder();
+    private final LongAdder lostInFailover = new LongAdder();
     private final Map<CableException.HistoryUnavailable.Reason, LongAdder> replaysRejected = new EnumMap<>(
             CableException.HistoryUnavailable.Reason.class);
     private volatile Observer observer = Observer.NONE;
@@ -175,6 +177,24 @@ public final class CableStats {
 
     public long replaysCoalesced() {
         return replaysCoalesced.sum();
+    }
+
+    /** The poller saw a writer record a new database identity (every channel got a new epoch). */
+    public void databaseIdentityChanged() {
+        identityChanges.increment();
+    }
+
+    /** The poller found {@code lost} messages it had read missing from the database (ids went backwards). */
+    public void lostInFailover(long lost) {
+        lostInFailover.add(lost);
+    }
+
+    public long databaseIdentityChanges() {
+        return identityChanges.sum();
+    }
+
+    public long messagesLostInFailover() {
+        return lostInFailover.sum();
     }
 
     public long sseSlowConsumers() {

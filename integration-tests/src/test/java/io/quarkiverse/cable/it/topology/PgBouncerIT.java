@@ -66,12 +66,15 @@ class PgBouncerIT {
         CableNode.closeAll(nodes);
     }
 
-    /** The run's database, reached through PgBouncer, with the one driver setting transaction pooling needs. */
+    /**
+     * PgBouncer's backend: the machine's main PostgreSQL server and the integration tests' database (pgbouncer.sh
+     * fronts 127.0.0.1:5432), whichever cluster the topology stage's other cases use for the nodes' own URL.
+     */
+    private static final String DIRECT = "jdbc:postgresql://127.0.0.1:5432/cable_it";
+
+    /** The same database, reached through PgBouncer, with the one driver setting transaction pooling needs. */
     private static String pooledUrl() {
-        String direct = CableNode.dbUrl();
-        String path = direct.substring(direct.indexOf("//") + 2);
-        String database = path.substring(path.indexOf('/') + 1).split("\\?")[0];
-        return "jdbc:postgresql://127.0.0.1:" + PORT + "/" + database + "?prepareThreshold=0";
+        return "jdbc:postgresql://127.0.0.1:" + PORT + "/cable_it?prepareThreshold=0";
     }
 
     @Test
@@ -81,7 +84,7 @@ class PgBouncerIT {
         Map<String, String> config = new HashMap<>();
         config.put("quarkus.cable.polling-interval", "1h");
         config.put("quarkus.cable.health.poll-timeout", "2h");
-        config.put("quarkus.cable.wakeup.jdbc-url", CableNode.dbUrl());
+        config.put("quarkus.cable.wakeup.jdbc-url", DIRECT);
         List<CableNode> both = start("bouncer-a", "bouncer-b", config);
         CableNode a = both.get(0);
         CableNode b = both.get(1);

@@ -5,8 +5,9 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs one of the topology stage's cluster scripts ({@code src/test/scripts/topology/NAME.sh setup|start|stop|...}):
- * each builds its cluster on ports of its own, from nothing, and is bounded by the timeout given here.
+ * Runs one of the topology stage's cluster scripts ({@code src/test/scripts/topology/NAME.sh setup|start|stop|...},
+ * the folder passed as {@code topology.scripts}): each builds its cluster on ports of its own, from nothing, and is
+ * bounded by the timeout given here.
  */
 final class TopologyScript {
 
@@ -18,7 +19,7 @@ final class TopologyScript {
 
     /** Runs {@code action}; fails with the script's output when it exits non-zero or overruns. */
     String run(String action, long timeoutSeconds, String... arguments) throws Exception {
-        Path script = Path.of(System.getProperty("cable.topology.scripts", "src/test/scripts/topology"), name + ".sh");
+        Path script = Path.of(System.getProperty("topology.scripts", "src/test/scripts/topology"), name + ".sh");
         java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("bash", script.toString(), action));
         command.addAll(java.util.List.of(arguments));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();

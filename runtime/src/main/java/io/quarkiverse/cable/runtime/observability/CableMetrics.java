@@ -100,6 +100,11 @@ public class CableMetrics {
         counter("cable.writer.conflicts", "Writer batches re-run after losing a conflict with another transaction "
                 + "(SQLState 40001/40P01, MariaDB 1213: Galera certification failures)", stats,
                 CableStats::conflictRetries);
+        counter("cable.database.identity.changes", "Times the poller found the database changed identity (a failover"
+                + " or restore): every channel got a new epoch", stats, CableStats::databaseIdentityChanges);
+        counter("cable.database.lost.messages", "Messages this node had read that were not on the database any more"
+                + " after an identity change (acknowledged, then lost in a failover)", stats,
+                CableStats::messagesLostInFailover);
         Gauge.builder("cable.writer.queue.depth", transport, t -> progress(t).writerQueueDepth())
                 .description("Broadcasts waiting for the writer").register(registry);
         TimeGauge.builder("cable.writer.oldest.age", transport, TimeUnit.NANOSECONDS, t -> {

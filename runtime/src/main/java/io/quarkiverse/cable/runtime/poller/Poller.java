@@ -42,6 +42,11 @@ public final class Poller {
     private final ConcurrentLinkedQueue<LocalSubscription> pending = new ConcurrentLinkedQueue<>();
     private final Worker worker = new Worker("poller", this::run);
     private volatile long cursor;
+    /**
+     * Where the ids of the database identity writers last recorded start, as of the last poll: writers set it when
+     * they find a new identity (see {@link #reanchorOnIdentityChange}), and only then.
+     */
+    private long identitySince;
     /** Set by {@link #stop}: a subscription queued from then on is ended, since no poll will ever start it. */
     private volatile boolean stopped;
     private volatile long lastSuccessNanos = System.nanoTime();
@@ -64,6 +69,7 @@ public final class Poller {
     public void start(String suffix) throws SQLException {
         try (Connection connection = store.connection()) {
             cursor = store.newestId(connection);
+            identitySince = store.identityState(connection).since();
         }
         worker.start(suffix);
     }
@@ -177,6 +183,11 @@ public final class Poller {
                 newest = store.newestId(connection);
             }
             messages = store.poll(connection, cursor, hashes, batchSize);
+            // Read after the poll: a writer renews the identity in the transaction of its first batch on the new
+            // database, so rows of that database the poll returned are always caught here, and dropped unread.
+            if (reanchorOnIdentityChange(store.identityState(connection))) {
+                return true;
+            }
         }
         long duration = System.nanoTime() - started;
         stats.polled(duration, messages.size());
@@ -200,6 +211,45 @@ public final class Poller {
             horizon = newest;
         }
         return full;
+    }
+
+    /**
+     * After a failover to a database that lacks the newest messages, ids start again below what this node has read:
+     * {@code id > cursor} would skip the new database's rows up to the old cursor. Writers record the new database's
+     * identity and the last id it had ({@code since}); the cursor goes back there. A last id below the cursor (the
+     * database lost rows, and no writer has recorded it yet, or it had no identity recorded at all) moves the cursor
+     * back to it at once. What the node had read past that point was acknowledged on the old database and is not on
+     * the new one: counted and logged.
+     *
+     * @return whether the cursor was moved back or the epochs renewed (the caller drops what it polled, whose epochs
+     *         may be stale, and polls again)
+     */
+    private boolean reanchorOnIdentityChange(MessageStore.IdentityState state) {
+        boolean renewed = state.since() != identitySince;
+        if (!renewed && state.lastId() >= cursor) {
+            return false;
+        }
+        identitySince = state.since();
+        if (renewed) {
+            stats.databaseIdentityChanged();
+            // Every channel has a new epoch, even when this node read nothing the failover lost: a cached epoch would
+            // label the new database's next position (which continues the cached one) with the old epoch.
+            store.forgetEpochs();
+        }
+        long anchor = renewed ? state.since() : state.lastId();
+        if (anchor >= cursor) {
+            // Nothing this node read is missing: no row to read again.
+            return renewed;
+        }
+        long lost = cursor - anchor;
+        LOG.warnf("Quarkus Cable: the database is not the one this node read from (identity now %s): the poller goes"
+                + " back from id %d to %d; %d messages this node had read are not on it (acknowledged, then lost in a"
+                + " failover); channels get new epochs before the next write", state.identity(), cursor, anchor, lost);
+        cursor = anchor;
+        horizon = Math.min(horizon, cursor);
+        store.forgetEpochs();
+        stats.lostInFailover(lost);
+        return true;
     }
 
     private void startPending(Connection connection) throws SQLException {

@@ -65,6 +65,10 @@ final class EpochCache {
         return messages;
     }
 
+    void forget() {
+        known.clear();
+    }
+
     private void load(Connection connection, List<Long> hashes) throws SQLException {
         if (known.size() + hashes.size() > MAX_CHANNELS) {
             known.clear();

@@ -43,10 +43,12 @@ final class MariaDbBatchWrite extends BatchWrite {
     @Override
     long write(Connection connection, BatchLayout batch, LocalDateTime timestamp, Receipt receipt)
             throws SQLException {
-        long lastId = lockAndReadPositions(connection, batch);
+        Locked locked = lockAndReadPositions(connection, batch);
+        long lastId = locked.lastId();
         if (alreadyStored(connection, receipt)) {
             return MessageStore.ALREADY_COMMITTED;
         }
+        locked.identity().apply(sql, connection, lastId, timestamp);
         lastId += batch.size();
         long firstId = batch.assignIds(lastId);
         insertMessages(connection, batch, firstId, timestamp);
@@ -55,11 +57,16 @@ final class MariaDbBatchWrite extends BatchWrite {
         return lastId;
     }
 
+    /** What the locking read found on the shard row. */
+    private record Locked(long lastId, DatabaseIdentityCheck identity) {
+    }
+
     /** The shard row (locked) with the positions of the first {@link InList#MAX} channels; then the rest, if any. */
-    private long lockAndReadPositions(Connection connection, BatchLayout batch) throws SQLException {
+    private Locked lockAndReadPositions(Connection connection, BatchLayout batch) throws SQLException {
         long[] hashes = batch.channelHashes();
         int first = Math.min(hashes.length, InList.MAX);
         long lastId;
+        DatabaseIdentityCheck identity;
         try (PreparedStatement lock = connection.prepareStatement(dialect().lockShardWithChannels(InList.bucket(first)))) {
             InList.bind(lock, 1, hashes, 0, first);
             try (ResultSet rows = lock.executeQuery()) {
@@ -67,6 +74,7 @@ final class MariaDbBatchWrite extends BatchWrite {
                     throw new SQLException("cable_shards has no row for shard 0: the cable schema is incomplete");
                 }
                 lastId = rows.getLong(1);
+                identity = DatabaseIdentityCheck.read(rows, 4);
                 do {
                     long hash = rows.getLong(2);
                     if (!rows.wasNull()) {
@@ -78,7 +86,7 @@ final class MariaDbBatchWrite extends BatchWrite {
         if (first < hashes.length) {
             readPositions(connection, batch, first, true);
         }
-        return lastId;
+        return new Locked(lastId, identity);
     }
 
     private void insertMessages(Connection connection, BatchLayout batch, long firstId, LocalDateTime timestamp)

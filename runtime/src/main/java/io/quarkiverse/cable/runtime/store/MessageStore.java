@@ -52,6 +52,28 @@ public final class MessageStore {
         return shardLastId(connection, sql.newestId());
     }
 
+    /**
+     * The database identity writers last recorded (null before any write) and the last id the database had when they
+     * first saw it (a change means ids may have gone backwards, see {@link DatabaseIdentityCheck}), and the last id.
+     */
+    public record IdentityState(String identity, long since, long lastId) {
+    }
+
+    public IdentityState identityState(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql.selectIdentityState());
+                ResultSet rows = statement.executeQuery()) {
+            if (!rows.next()) {
+                throw new SQLException("cable_shards has no row for shard 0: the cable schema is incomplete");
+            }
+            return new IdentityState(rows.getString(1), rows.getLong(2), rows.getLong(3));
+        }
+    }
+
+    /** Forgets the cached epochs of polled channels: after an identity change every channel has a new one. */
+    public void forgetEpochs() {
+        epochs.forget();
+    }
+
     /** The most channels {@link #poll} filters by in SQL; with more, pass null and filter after reading. */
     public int maxFilteredChannels() {
         return sql.maxFilteredChannels();

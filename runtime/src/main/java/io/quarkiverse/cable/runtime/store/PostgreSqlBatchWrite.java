@@ -43,6 +43,7 @@ final class PostgreSqlBatchWrite extends BatchWrite {
             throws SQLException {
         int size = batch.size();
         long lastId;
+        DatabaseIdentityCheck identity;
         try (PreparedStatement allocate = connection.prepareStatement(allocateIds)) {
             allocate.setLong(1, size);
             if (ring != null) {
@@ -53,11 +54,13 @@ final class PostgreSqlBatchWrite extends BatchWrite {
                     throw new SQLException("cable_shards has no row for shard 0: the cable schema is incomplete");
                 }
                 lastId = rows.getLong(1);
+                identity = DatabaseIdentityCheck.read(rows, 2);
             }
         }
         if (alreadyStored(connection, receipt)) {
             return MessageStore.ALREADY_COMMITTED;
         }
+        identity.apply(sql, connection, lastId - size, timestamp);
         long firstId = batch.assignIds(lastId);
 
         int channelCount = batch.channels.size();

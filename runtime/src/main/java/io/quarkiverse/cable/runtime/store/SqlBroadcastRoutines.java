@@ -16,8 +16,8 @@ import java.util.List;
  */
 public final class SqlBroadcastRoutines {
 
-    /** Bumped when the routines' SQL changes, so an installed older version is replaced. */
-    static final int VERSION = 1;
+    /** Bumped when the routines' SQL changes, so an installed older version is replaced (2: the identity check). */
+    static final int VERSION = 2;
 
     private final SqlDialect dialect;
     private final int maxChannelLength;

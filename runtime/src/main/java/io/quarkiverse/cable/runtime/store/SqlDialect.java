@@ -147,7 +147,7 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
     }
 
     public String lockShard() {
-        return "SELECT last_id FROM cable_shards WHERE shard = 0 FOR UPDATE";
+        return "SELECT last_id, " + identityColumns() + " FROM cable_shards WHERE shard = 0 FOR UPDATE";
     }
 
     public String updateShard() {
@@ -156,6 +156,36 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
 
     public String newestId() {
         return "SELECT last_id FROM cable_shards WHERE shard = 0";
+    }
+
+    /**
+     * An expression naming the database's history: it changes when the cable is pointed at a database that may not
+     * hold everything the cable committed before (a promoted standby, a restored backup), and stays the same across
+     * restarts and reconnections to the same one. Evaluated by writers while they hold the lock.
+     */
+    abstract String databaseIdentity();
+
+    /**
+     * The identity the cable last wrote under (null before the first write) and the database's current one: two more
+     * columns of the statement that takes the writers' lock, read by {@link DatabaseIdentityCheck}.
+     */
+    String identityColumns() {
+        return "db_identity, " + databaseIdentity();
+    }
+
+    /** Records a new identity (first parameter) and the last id (second) the database had when it was first seen. */
+    public String updateIdentity() {
+        return "UPDATE cable_shards SET db_identity = ?, identity_since = ? WHERE shard = 0";
+    }
+
+    /** Gives every channel the same new epoch (one parameter): the positions of the old one can no longer be trusted. */
+    public String renewAllEpochs() {
+        return "UPDATE cable_channels SET epoch = ?";
+    }
+
+    /** What pollers watch: the identity recorded by writers, where its ids start, and the last id. */
+    public String selectIdentityState() {
+        return "SELECT db_identity, identity_since, last_id FROM cable_shards WHERE shard = 0";
     }
 
     public String selectWriterReceipt() {
@@ -316,6 +346,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
             return "META-INF/quarkus-cable/ddl/h2.sql";
         }
 
+        /** Embedded: one database for the life of its files, nothing to fail over to. */
+        @Override
+        String databaseIdentity() {
+            return "'h2'";
+        }
+
         /** Embedded: a round trip is a method call, so the portable statement per step costs nothing extra. */
         @Override
         BatchWrite batchWrite() {
@@ -366,6 +402,20 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
             return "META-INF/quarkus-cable/ddl/postgresql.sql";
         }
 
+        /**
+         * The cluster's system identifier (set by initdb, shared by its physical standbys: it tells another cluster
+         * apart, a restore into a new one) and the current WAL timeline, which every promotion of a standby starts anew
+         * (also Patroni's, after it restarts a crashed primary in place). The timeline comes from the current WAL file
+         * name, correct right after the promotion; {@code pg_control_checkpoint()} would lag until the next checkpoint.
+         * The WAL position exists only on a primary: a standby, where no write can succeed, reports "standby".
+         */
+        @Override
+        String databaseIdentity() {
+            return "CAST((SELECT system_identifier FROM pg_control_system()) AS TEXT) || '/' ||"
+                    + " CASE WHEN pg_is_in_recovery() THEN 'standby'"
+                    + " ELSE substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) END";
+        }
+
         @Override
         BatchWrite batchWrite() {
             return new PostgreSqlBatchWrite(this, null);
@@ -377,12 +427,13 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         }
 
         /**
-         * Takes the writers' lock and allocates the batch's ids (one parameter, the batch size): the new last id.
+         * Takes the writers' lock and allocates the batch's ids (one parameter, the batch size): the new last id, then
+         * the {@link #identityColumns() identities}.
          * With {@code ring} it also queues the doorbell's notification (a second parameter, the ringing node's id),
          * which PostgreSQL sends only if and when the transaction commits.
          */
         String allocateIds(boolean ring) {
-            return "UPDATE cable_shards SET last_id = last_id + ? WHERE shard = 0 RETURNING last_id"
+            return "UPDATE cable_shards SET last_id = last_id + ? WHERE shard = 0 RETURNING last_id, " + identityColumns()
                     + (ring ? ", pg_notify('" + DOORBELL_CHANNEL + "', ?)" : "");
         }
 
@@ -475,6 +526,8 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
                         seconds BIGINT;
                         new_epoch TEXT := '';
                         digits CONSTANT TEXT := '0123456789abcdefghijklmnopqrstuvwxyz';
+                        stored_identity TEXT;
+                        current_identity TEXT;
                     BEGIN
                         IF channel IS NULL OR channel = '' THEN
                             RAISE EXCEPTION 'cable_broadcast: the channel name must not be null or empty'
@@ -508,6 +561,19 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
                         FOR i IN 1..6 LOOP
                             new_epoch := new_epoch || substr(digits, floor(random() * 36)::int + 1, 1);
                         END LOOP;
+                        -- DatabaseIdentityCheck: on a database that is not the one the cable last wrote to (a
+                        -- promoted standby), every channel gets a new epoch before anything is written.
+                        SELECT db_identity, @IDENTITY@ INTO stored_identity, current_identity FROM cable_shards
+                            WHERE shard = 0;
+                        IF stored_identity IS DISTINCT FROM current_identity THEN
+                            IF stored_identity IS NOT NULL THEN
+                                UPDATE cable_channels SET epoch = new_epoch;
+                                UPDATE cable_shards SET db_identity = current_identity, identity_since = message_id - 1
+                                    WHERE shard = 0;
+                            ELSE
+                                UPDATE cable_shards SET db_identity = current_identity WHERE shard = 0;
+                            END IF;
+                        END IF;
                         INSERT INTO cable_channels AS c (channel_hash, channel, epoch, last_position, last_message_id,
                                 created_at, updated_at)
                             VALUES (channel_key, cable_broadcast.channel, new_epoch, 1, message_id,
@@ -527,7 +593,8 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
             return List.of(function.replace("@SCHEMA@", quoted(schema)).replace("@MARKER@", marker)
                     .replace("@MAX_CHANNEL@", Integer.toString(maxChannelLength))
                     .replace("@MAX_PAYLOAD@", Long.toString(maxPayloadSize))
-                    .replace("@DOORBELL@", DOORBELL_CHANNEL).replace("@RING@", SQL_RING),
+                    .replace("@DOORBELL@", DOORBELL_CHANNEL).replace("@RING@", SQL_RING)
+                    .replace("@IDENTITY@", databaseIdentity()),
                     "REVOKE ALL ON FUNCTION cable_broadcast(TEXT, TEXT) FROM PUBLIC");
         }
 
@@ -552,6 +619,18 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
             return "META-INF/quarkus-cable/ddl/mariadb.sql";
         }
 
+        /**
+         * In a Galera cluster, the cluster's state UUID: every node of the cluster reports the same one, so writers on
+         * different nodes agree, and it changes only when a new cluster is bootstrapped from scratch. Otherwise the
+         * server id: replication refuses a replica with its source's id, so a promoted replica reports another one.
+         * ({@code @@server_uuid} would be MySQL's, but MariaDB has none; {@code @@wsrep_on} exists on every MariaDB.)
+         */
+        @Override
+        String databaseIdentity() {
+            return "IF(@@wsrep_on, CONCAT('galera/', (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+                    + " WHERE VARIABLE_NAME = 'WSREP_CLUSTER_STATE_UUID')), CONCAT('server/', @@server_id))";
+        }
+
         @Override
         BatchWrite batchWrite() {
             return new MariaDbBatchWrite(this);
@@ -559,11 +638,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
 
         /**
          * Takes the writers' lock and reads the last id and the positions of up to {@code hashCount} channels in one
-         * locking read: one row per stored channel, or one row with NULL channel columns when none is stored. The
-         * shard row is a constant (primary key) lookup, read and locked before the channel rows.
+         * locking read: one row per stored channel, or one row with NULL channel columns when none is stored, each
+         * with the {@link #identityColumns() identities}. The shard row is a constant (primary key) lookup, read and
+         * locked before the channel rows.
          */
         String lockShardWithChannels(int hashCount) {
-            return "SELECT s.last_id, c.channel_hash, c.last_position FROM cable_shards s"
+            return "SELECT s.last_id, c.channel_hash, c.last_position, s." + identityColumns() + " FROM cable_shards s"
                     + " LEFT JOIN cable_channels c ON c.channel_hash IN (" + InList.placeholders(hashCount) + ")"
                     + " WHERE s.shard = 0 FOR UPDATE";
         }

@@ -21,10 +21,20 @@ final class StepwiseBatchWrite extends BatchWrite {
     @Override
     long write(Connection connection, BatchLayout batch, LocalDateTime timestamp, Receipt receipt)
             throws SQLException {
-        long lastId = lockShard(connection);
+        DatabaseIdentityCheck identity;
+        long lastId;
+        try (PreparedStatement lock = connection.prepareStatement(sql.lockShard());
+                ResultSet rows = lock.executeQuery()) {
+            if (!rows.next()) {
+                throw new SQLException("cable_shards has no row for shard 0: the cable schema is incomplete");
+            }
+            lastId = rows.getLong(1);
+            identity = DatabaseIdentityCheck.read(rows, 2);
+        }
         if (alreadyStored(connection, receipt)) {
             return MessageStore.ALREADY_COMMITTED;
         }
+        identity.apply(sql, connection, lastId, timestamp);
         readPositions(connection, batch, 0, receipt == null);
         long firstId = batch.assignIds(lastId + batch.size());
         try (PreparedStatement insert = connection.prepareStatement(sql.insertMessage())) {
@@ -51,16 +61,6 @@ final class StepwiseBatchWrite extends BatchWrite {
             saveReceipt(connection, receipt, timestamp);
         }
         return lastId;
-    }
-
-    private long lockShard(Connection connection) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql.lockShard());
-                ResultSet rows = statement.executeQuery()) {
-            if (!rows.next()) {
-                throw new SQLException("cable_shards has no row for shard 0: the cable schema is incomplete");
-            }
-            return rows.getLong(1);
-        }
     }
 
     private void saveChannels(Connection connection, BatchLayout batch, LocalDateTime timestamp) throws SQLException {

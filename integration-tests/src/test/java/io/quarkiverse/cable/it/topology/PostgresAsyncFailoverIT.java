@@ -1,0 +1,218 @@
+package io.quarkiverse.cable.it.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.cable.it.CableNode;
+
+/**
+ * PostgreSQL primary + asynchronous standby, the standby 20 ms behind (src/test/scripts/topology/pg-replica.sh):
+ * two cable nodes on the multi-host URL, producers broadcasting through both, a live client and a recovering client
+ * on node A. The primary is SIGKILLed mid-burst and the standby promoted. Every client must either have every
+ * acknowledged message or have been told its history broke (reject_history, or a new epoch on the live stream), and
+ * no (epoch, offset) may ever carry two payloads. Prints the figures topologies.adoc quotes.
+ */
+class PostgresAsyncFailoverIT {
+
+    private static final TopologyScript PG_REPLICA = new TopologyScript("pg-replica");
+
+    private static final String URL = "jdbc:postgresql://127.0.0.1:5441,127.0.0.1:5442/cable?targetServerType=primary";
+    private static final Map<String, String> NODE_CONFIG = Map.of("quarkus.cable.history.max-replay", "100000");
+    private static final int PRODUCERS = 4;
+
+    @BeforeAll
+    static void cluster() throws Exception {
+        PG_REPLICA.run("setup", 180);
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        PG_REPLICA.run("stop", 180);
+    }
+
+    @Test
+    void everyClientHasEveryAcknowledgedMessageOrIsToldItsHistoryBroke() throws Exception {
+        String room = "failover-" + UUID.randomUUID();
+        String channel = "chat:" + room;
+        List<CableNode> nodes = new ArrayList<>();
+        ExecutorService producers = Executors.newFixedThreadPool(PRODUCERS);
+        try {
+            CableNode a = CableNode.start("pgfail-a", URL, NODE_CONFIG);
+            nodes.add(a);
+            CableNode b = CableNode.start("pgfail-b", URL, NODE_CONFIG);
+            nodes.add(b);
+            ExtClient live = ExtClient.subscribe(a.port, room, null, 0);
+            ExtClient early = ExtClient.subscribe(a.port, room, null, 0);
+            await().atMost(Duration.ofSeconds(60)).until(() -> live.saw("confirm_subscription")
+                    && early.saw("confirm_subscription"));
+
+            ConcurrentLinkedQueue<String> acknowledged = new ConcurrentLinkedQueue<>();
+            // Broadcasts sent after the kill: they can only have committed on the new primary, so none may be lost.
+            ConcurrentLinkedQueue<String> acknowledgedAfterKill = new ConcurrentLinkedQueue<>();
+            AtomicBoolean failedOver = new AtomicBoolean();
+            AtomicBoolean running = new AtomicBoolean(true);
+            AtomicLong firstAckAfterFailoverNanos = new AtomicLong();
+            AtomicInteger failedBroadcasts = new AtomicInteger();
+            for (int p = 0; p < PRODUCERS; p++) {
+                CableNode via = p % 2 == 0 ? a : b;
+                String producer = "p" + p;
+                producers.submit(() -> {
+                    for (int n = 0; running.get(); n++) {
+                        String payload = producer + "-" + n;
+                        boolean after = failedOver.get();
+                        try {
+                            HttpResponse<String> response = via.broadcast(channel, "{\"m\":\"" + payload + "\"}");
+                            if (response.statusCode() == 202) {
+                                acknowledged.add(payload);
+                                if (after) {
+                                    firstAckAfterFailoverNanos.compareAndSet(0, System.nanoTime());
+                                    acknowledgedAfterKill.add(payload);
+                                }
+                            } else {
+                                failedBroadcasts.incrementAndGet();
+                            }
+                        } catch (Exception e) {
+                            failedBroadcasts.incrementAndGet();
+                        }
+                    }
+                    return null;
+                });
+            }
+
+            // The recovering client leaves mid-burst, holding its last position.
+            await().atMost(Duration.ofSeconds(120)).until(() -> acknowledged.size() >= 300 && early.last() != null);
+            early.close();
+            ExtClient.Received resumeFrom = early.last();
+            await().atMost(Duration.ofSeconds(120)).until(() -> acknowledged.size() >= 800);
+
+            PG_REPLICA.run("kill-primary", 180);
+            long killedAt = System.nanoTime();
+            int acknowledgedBeforeKill = acknowledged.size();
+            failedOver.set(true);
+            PG_REPLICA.run("promote", 180);
+            long promotedAt = System.nanoTime();
+            await().atMost(Duration.ofSeconds(120)).until(() -> acknowledgedAfterKill.size() >= 200);
+            running.set(false);
+            producers.shutdown();
+            assertThat(producers.awaitTermination(180, TimeUnit.SECONDS)).isTrue();
+
+            // A last message through each node: once the live client has both, it has everything it will ever get.
+            assertThat(b.broadcast(channel, "{\"m\":\"end-b\"}").statusCode()).isEqualTo(202);
+            assertThat(a.broadcast(channel, "{\"m\":\"end-a\"}").statusCode()).isEqualTo(202);
+            acknowledged.add("end-b");
+            acknowledged.add("end-a");
+            await().atMost(Duration.ofSeconds(60)).until(() -> payloads(live).containsAll(List.of("end-a", "end-b")));
+
+            ExtClient recovering = ExtClient.subscribe(a.port, room, resumeFrom.epoch(), resumeFrom.offset());
+            await().atMost(Duration.ofSeconds(60)).until(() -> recovering.saw("confirm_history")
+                    || recovering.saw("reject_history"));
+            boolean rejected = recovering.saw("reject_history");
+            if (!rejected) {
+                await().atMost(Duration.ofSeconds(60)).until(() -> payloads(recovering).contains("end-a"));
+            }
+
+            Set<String> stored = storedPayloads(channel);
+            long lostOnTheDatabase = acknowledged.stream().filter(m -> !stored.contains(m)).count();
+            System.out.printf("[topology] async failover: acknowledged messages missing on the new primary=%d,"
+                    + " cable_database_lost_messages_total node A=%s node B=%s%n", lostOnTheDatabase,
+                    metric(a, "cable_database_lost_messages_total"), metric(b, "cable_database_lost_messages_total"));
+            Set<String> receivedLive = new LinkedHashSet<>(payloads(live));
+            List<String> lost = acknowledged.stream().filter(m -> !receivedLive.contains(m)).toList();
+            System.out.printf("[topology] async failover: acknowledged before kill=%d, acknowledged after=%d,"
+                    + " broadcasts failed during the failover=%d, promote took %d ms, first acknowledged broadcast"
+                    + " %d ms after the kill, acknowledged messages the live client never got=%d, recovering client %s%n",
+                    acknowledgedBeforeKill, acknowledgedAfterKill.size(), failedBroadcasts.get(),
+                    TimeUnit.NANOSECONDS.toMillis(promotedAt - killedAt),
+                    TimeUnit.NANOSECONDS.toMillis(firstAckAfterFailoverNanos.get() - killedAt), lost.size(),
+                    rejected ? "got reject_history" : "got confirm_history");
+
+            // Never two payloads at one position of one epoch, whichever client saw them.
+            Map<String, String> byPosition = new HashMap<>();
+            for (ExtClient client : List.of(early, live, recovering)) {
+                for (ExtClient.Received message : client.messages) {
+                    String key = message.epoch() + "/" + message.offset();
+                    String earlier = byPosition.putIfAbsent(key, message.payload());
+                    assertThat(earlier == null || earlier.equals(message.payload()))
+                            .as("position %s carried %s and %s", key, earlier, message.payload()).isTrue();
+                }
+            }
+            // The live client: whatever the failover lost before node A read it is gone for good, and the client can
+            // tell (the stream's epoch changed); everything acknowledged after the failover it must have.
+            List<String> afterFailover = List.copyOf(acknowledgedAfterKill);
+            assertThat(receivedLive).as("acknowledged after the failover, missing on the live client")
+                    .containsAll(afterFailover);
+            if (!lost.isEmpty()) {
+                assertThat(live.messages.stream().map(ExtClient.Received::epoch).distinct().count())
+                        .as("the live client lost %s without a new epoch telling it", lost).isGreaterThan(1);
+            }
+            // The recovering client: a complete history, or a refusal; never a confirm_history with a gap.
+            if (!rejected) {
+                Set<String> got = new LinkedHashSet<>(payloads(early));
+                got.addAll(payloads(recovering));
+                List<String> gap = acknowledged.stream().filter(m -> !got.contains(m)).toList();
+                assertThat(gap).as("confirm_history, yet acknowledged messages never arrived").isEmpty();
+            }
+            live.close();
+            recovering.close();
+        } finally {
+            producers.shutdownNow();
+            CableNode.closeAll(nodes);
+        }
+    }
+
+    /** What the new primary holds for the channel (the payloads' "m"). */
+    private static Set<String> storedPayloads(String channel) throws Exception {
+        Set<String> stored = new HashSet<>();
+        try (Connection connection = DriverManager.getConnection(URL, "postgres", "");
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT convert_from(payload, 'UTF8')::json->>'m' FROM cable_messages WHERE channel = ?")) {
+            select.setString(1, channel);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    stored.add(rows.getString(1));
+                }
+            }
+        }
+        return stored;
+    }
+
+    /** One series of a node's Prometheus scrape, or "absent". */
+    private static String metric(CableNode node, String name) throws Exception {
+        String scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(node.base().resolve("q/metrics"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        return scrape.lines().filter(line -> line.startsWith(name)).map(line -> line.substring(line.lastIndexOf(' ') + 1))
+                .findFirst().orElse("absent");
+    }
+
+    private static List<String> payloads(ExtClient client) {
+        return client.messages.stream().map(ExtClient.Received::payload).toList();
+    }
+}
