@@ -11,6 +11,7 @@ import io.smallrye.mutiny.Uni;
 
 // tag::feed-socket[]
 @WebSocket(path = "/feed")
+// Who may stream which channel: RoomAuthorization, a StreamAuthorization bean (websockets.adoc, "Authorizing streams")
 public class FeedSocket {
 
     @Inject

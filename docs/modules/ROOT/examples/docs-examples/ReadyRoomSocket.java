@@ -12,6 +12,7 @@ import io.smallrye.mutiny.Uni;
 // tag::ready-room-socket[]
 @WebSocket(path = "/ready-rooms/{room}")
 @StreamFrom("room:{room}")                       // <1>
+// Who may stream which room: RoomAuthorization, a StreamAuthorization bean (websockets.adoc, "Authorizing streams")
 public class ReadyRoomSocket {
 
     @Inject

@@ -31,6 +31,7 @@ public class VisiblePriceSocket {
             connection.userData().put(USER, user);
         }
         // tag::stream-callback[]
+        // RoomAuthorization (StreamAuthorization) decides who may stream "prices"; the callback, what each one sees.
         streams.start(connection, "prices", (message, target) -> {
             Price price = parse(message.text());
             return visibleTo(price, target.userData().get(USER)) ? render(price) : null;   // null sends nothing

@@ -83,6 +83,16 @@ public abstract sealed class CableException extends RuntimeException {
         }
     }
 
+    /**
+     * The application's {@link StreamAuthorization} refused the stream (or failed while deciding), so it never
+     * started; {@link CableStreams#start} fails its stage with it. The message names the channel, nothing of why.
+     */
+    public static final class Forbidden extends CableException {
+        public Forbidden(String channel) {
+            super("Stream of '" + channel + "' refused by the application's StreamAuthorization", null);
+        }
+    }
+
     /** An in-JVM listener fell more than {@code quarkus.cable.subscriber-buffer} messages behind. */
     public static final class SlowConsumer extends CableException {
         public SlowConsumer(String channel, int limit) {

@@ -61,7 +61,7 @@ class CableOriginProcessor {
                 .done();
     }
 
-    private static boolean streamsCable(ClassInfo endpoint) {
+    static boolean streamsCable(ClassInfo endpoint) {
         if (endpoint.declaredAnnotation(STREAM_FROM) != null) {
             return true;
         }

@@ -23,6 +23,7 @@ public class EventsResource {
     Cable cable;
 
     // tag::sse-events[]
+    // Who may stream which room: RoomAuthorization, a StreamAuthorization bean (a refusal answers 403)
     @GET
     @Path("/events/{room}")
     @Produces(MediaType.SERVER_SENT_EVENTS)

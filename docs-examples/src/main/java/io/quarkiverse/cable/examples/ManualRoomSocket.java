@@ -25,6 +25,7 @@ public class ManualRoomSocket {
     @OnOpen
     void open(WebSocketConnection connection) {
         String channel = "chat:" + connection.pathParam("room");
+        // Cable.subscribe is no stream front end: no StreamAuthorization is asked, so decide here who may read it.
         subscriptions.put(connection.id(),
                 cable.subscribe(channel, message -> connection.sendTextAndAwait(message.text())));
     }

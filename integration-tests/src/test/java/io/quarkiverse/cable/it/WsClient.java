@@ -56,6 +56,17 @@ public final class WsClient implements AutoCloseable {
         return ws;
     }
 
+    /** Connects with extra request headers (for example {@code Authorization}), no sub-protocol. */
+    static WsClient connectWith(URI base, String path, java.util.Map<String, String> headers) throws Exception {
+        WsClient ws = new WsClient(path);
+        WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder()
+                .connectTimeout(Duration.ofSeconds(30));
+        headers.forEach(builder::header);
+        URI uri = URI.create("ws://" + base.getHost() + ":" + base.getPort() + path);
+        ws.socket = builder.buildAsync(uri, ws.new Recorder()).get(30, TimeUnit.SECONDS);
+        return ws;
+    }
+
     /** Receives on the JDK's threads, one frame per request, in order. */
     private final class Recorder implements WebSocket.Listener {
         private final StringBuilder partial = new StringBuilder();

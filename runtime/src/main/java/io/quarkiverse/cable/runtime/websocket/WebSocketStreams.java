@@ -17,9 +17,12 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamCallback;
+import io.quarkiverse.cable.StreamRequest;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.Internal;
+import io.quarkiverse.cable.runtime.authz.StreamAuthorizer;
+import io.quarkiverse.cable.runtime.authz.UpgradeIdentity;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.delivery.Delivery;
 import io.quarkiverse.cable.runtime.delivery.DirectDelivery;
@@ -51,6 +54,9 @@ public class WebSocketStreams implements CableStreams {
 
     @Inject
     StreamTemplates templates;
+
+    @Inject
+    StreamAuthorizer authorizer;
 
     /**
      * Absent when the application has no WebSocket endpoint; then there is nothing to listen to. This is a runtime
@@ -135,20 +141,51 @@ public class WebSocketStreams implements CableStreams {
     @Override
     public CompletionStage<Void> start(WebSocketConnection connection, String channel, StreamCallback callback) {
         Objects.requireNonNull(connection, "Cable stream connection must not be null");
+        Context caller = Vertx.currentContext();
         try {
-            return startStream(connection, channel, callback);
+            String problem = engine.channelProblem(channel);
+            if (problem != null) {
+                return CompletableFuture.failedFuture(new CableException.InvalidMessage(problem));
+            }
+            if (!authorizer.active()) {
+                return onContext(startStream(connection, channel, callback), caller);
+            }
+            // The bean may block: it answers on its own virtual thread, and the stream starts from there.
+            CompletableFuture<Void> started = new CompletableFuture<>();
+            authorizer.decide(streamRequest(connection, channel)).thenAccept(allowed -> {
+                if (!allowed) {
+                    started.completeExceptionally(new CableException.Forbidden(channel));
+                    return;
+                }
+                try {
+                    startStream(connection, channel, callback).whenComplete((ignored, failure) -> {
+                        if (failure == null) {
+                            started.complete(null);
+                        } else {
+                            started.completeExceptionally(failure);
+                        }
+                    });
+                } catch (CableException e) {
+                    started.completeExceptionally(e);
+                }
+            });
+            return onContext(started, caller);
         } catch (CableException e) {
             // The documented contract: every refusal is the failed stage, never an exception thrown at the call.
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private CompletionStage<Void> startStream(WebSocketConnection connection, String channel,
+    /** A {@link CableStreams#start} call as the application's bean sees it: the identity the upgrade had. */
+    private static StreamRequest streamRequest(WebSocketConnection connection, String channel) {
+        return new StreamRequest(channel, StreamRequest.Front.CABLE_STREAMS,
+                UpgradeIdentity.identity(connection.userData()), connection.handshakeRequest().path(),
+                UpgradeIdentity.pathParams(connection.userData()),
+                UpgradeIdentity.lowerCaseHeaders(connection.handshakeRequest().headers()));
+    }
+
+    private CompletableFuture<Void> startStream(WebSocketConnection connection, String channel,
             StreamCallback callback) {
-        String problem = engine.channelProblem(channel);
-        if (problem != null) {
-            return CompletableFuture.failedFuture(new CableException.InvalidMessage(problem));
-        }
         if (connection.isClosed()) {
             return CompletableFuture.failedFuture(new CableException.InvalidMessage(
                     "Cannot stream '" + channel + "': connection " + connection.id() + " is closed"));
@@ -160,20 +197,20 @@ public class WebSocketStreams implements CableStreams {
                         limits, (reason, why) -> slowConsumer(connection, reason, why)));
         LocalSubscription existing = outbox.streams.get(channel);
         if (existing != null) {
-            return onCallersContext(existing.confirmed().toCompletableFuture());
+            return existing.confirmed().toCompletableFuture();
         }
         LocalSubscription subscription = engine.subscribe(channel, delivery(connection, outbox, callback));
         LocalSubscription raced = outbox.streams.putIfAbsent(channel, subscription);
         if (raced != null) {
             subscription.close();
-            return onCallersContext(raced.confirmed().toCompletableFuture());
+            return raced.confirmed().toCompletableFuture();
         }
         if (connection.isClosed()) {
             // Closed after the check above: the close listener may already have run, and nothing else would stop the
             // stream or remove the outbox this call created.
             stopAll(connection.id());
         }
-        return onCallersContext(subscription.confirmed().toCompletableFuture());
+        return subscription.confirmed().toCompletableFuture();
     }
 
     @Override
@@ -215,7 +252,11 @@ public class WebSocketStreams implements CableStreams {
      * would stall every channel behind them), and they expect the caller's Vert.x context: complete on that context.
      */
     private static CompletionStage<Void> onCallersContext(CompletableFuture<Void> confirmation) {
-        Context caller = Vertx.currentContext();
+        return onContext(confirmation, Vertx.currentContext());
+    }
+
+    private static CompletionStage<Void> onContext(CompletionStage<Void> stage, Context caller) {
+        CompletableFuture<Void> confirmation = stage.toCompletableFuture();
         if (caller == null || confirmation.isDone()) {
             return confirmation;
         }
@@ -244,15 +285,35 @@ public class WebSocketStreams implements CableStreams {
     }
 
     private void startTemplates(List<String> channelTemplates, WebSocketConnection connection) {
+        if (channelTemplates.isEmpty()) {
+            return;
+        }
+        List<String> channels = new java.util.ArrayList<>();
         for (String template : channelTemplates) {
+            // A path parameter holding a separator would stream another channel than the template means.
+            String unsafe = ChannelTemplate.unsafeParameter(template, connection::pathParam);
             String channel = ChannelTemplate.resolve(template, connection::pathParam);
-            String problem = channel.isEmpty() ? "Cable stream '" + template + "' resolved to an empty channel"
-                    : engine.channelProblem(channel);
+            String problem = unsafe != null ? "Cable stream '" + template + "': " + unsafe
+                    : channel.isEmpty() ? "Cable stream '" + template + "' resolved to an empty channel"
+                            : engine.channelProblem(channel);
             if (problem != null) {
                 reject(connection, problem);
                 return;
             }
-            start(connection, channel);
+            channels.add(channel);
+        }
+        if (authorizer.active() && !UpgradeIdentity.streamFromAllowed(connection.userData())) {
+            // Decided during the upgrade (StreamAuthorizationUpgradeCheck); no decision at all refuses too.
+            reject(connection, "the application's StreamAuthorization refused " + channels);
+            return;
+        }
+        for (String channel : channels) {
+            try {
+                startStream(connection, channel, null);
+            } catch (CableException e) {
+                reject(connection, "Cable stream '" + channel + "' did not start: " + e.getMessage());
+                return;
+            }
         }
     }
 
