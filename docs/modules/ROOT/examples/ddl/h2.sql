@@ -26,9 +26,15 @@ CREATE TABLE IF NOT EXISTS cable_channels (
 );
 
 -- The id allocator. Writers lock this row until they commit, which serialises id assignment with commits.
+-- db_identity: the database the cable last wrote to (PostgreSQL: system identifier and timeline; MariaDB: Galera
+-- cluster state UUID or server id). When a writer finds another one (a failover to a standby that had not received
+-- every commit), it gives every channel a new epoch before writing, and records in identity_since the last id the new
+-- database had, where pollers re-anchor their cursors.
 CREATE TABLE IF NOT EXISTS cable_shards (
     shard INTEGER NOT NULL PRIMARY KEY,
-    last_id BIGINT NOT NULL
+    last_id BIGINT NOT NULL,
+    db_identity VARCHAR(255) NULL,
+    identity_since BIGINT DEFAULT 0 NOT NULL
 );
 INSERT INTO cable_shards (shard, last_id) SELECT 0, 0 WHERE NOT EXISTS (SELECT 1 FROM cable_shards WHERE shard = 0);
 
