@@ -28,19 +28,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.quarkiverse.cable.it.CableNode;
 
 /**
- * PostgreSQL primary + asynchronous standby, the standby 20 ms behind (src/test/scripts/topology/pg-replica.sh):
- * two cable nodes on the multi-host URL, producers broadcasting through both, a live client and a recovering client
- * on node A. The primary is SIGKILLed mid-burst and the standby promoted. Every client must either have every
- * acknowledged message or have been told its history broke (reject_history, or a new epoch on the live stream), and
- * no (epoch, offset) may ever carry two payloads. Prints the figures topologies.adoc quotes.
+ * PostgreSQL primary + standby, the standby 20 ms behind (src/test/scripts/topology/pg-replica.sh): two cable nodes
+ * on the multi-host URL, producers broadcasting through both, a live client and a recovering client on node A. The
+ * primary is SIGKILLed mid-burst and the standby promoted. Every client must either have every acknowledged message or
+ * have been told its history broke (reject_history, or a new epoch on the live stream), and no (epoch, offset) may ever
+ * carry two payloads. Run twice: with asynchronous replication (acknowledged messages may be lost, and clients are
+ * told) and with synchronous replication, where no acknowledged message may be missing on the new primary. Prints the
+ * figures topologies.adoc quotes.
  */
-class PostgresAsyncFailoverIT {
+class PostgresFailoverIT {
 
     private static final TopologyScript PG_REPLICA = new TopologyScript("pg-replica");
 
@@ -48,18 +50,17 @@ class PostgresAsyncFailoverIT {
     private static final Map<String, String> NODE_CONFIG = Map.of("quarkus.cable.history.max-replay", "100000");
     private static final int PRODUCERS = 4;
 
-    @BeforeAll
-    static void cluster() throws Exception {
-        PG_REPLICA.run("setup", 180);
-    }
-
     @AfterAll
     static void stopCluster() throws Exception {
         PG_REPLICA.run("stop", 180);
     }
 
-    @Test
-    void everyClientHasEveryAcknowledgedMessageOrIsToldItsHistoryBroke() throws Exception {
+    @ParameterizedTest(name = "{0} replication")
+    @ValueSource(strings = { "async", "sync" })
+    void everyClientHasEveryAcknowledgedMessageOrIsToldItsHistoryBroke(String replication) throws Exception {
+        // Each run breaks its cluster (a killed primary, a promoted standby): each gets a fresh one.
+        PG_REPLICA.run("setup", 180);
+        PG_REPLICA.run(replication, 180);
         String room = "failover-" + UUID.randomUUID();
         String channel = "chat:" + room;
         List<CableNode> nodes = new ArrayList<>();
@@ -141,19 +142,24 @@ class PostgresAsyncFailoverIT {
 
             Set<String> stored = storedPayloads(channel);
             long lostOnTheDatabase = acknowledged.stream().filter(m -> !stored.contains(m)).count();
-            System.out.printf("[topology] async failover: acknowledged messages missing on the new primary=%d,"
-                    + " cable_database_lost_messages_total node A=%s node B=%s%n", lostOnTheDatabase,
+            System.out.printf("[topology] %s failover: acknowledged messages missing on the new primary=%d,"
+                    + " cable_database_lost_messages_total node A=%s node B=%s%n", replication, lostOnTheDatabase,
                     metric(a, "cable_database_lost_messages_total"), metric(b, "cable_database_lost_messages_total"));
             Set<String> receivedLive = new LinkedHashSet<>(payloads(live));
             List<String> lost = acknowledged.stream().filter(m -> !receivedLive.contains(m)).toList();
-            System.out.printf("[topology] async failover: acknowledged before kill=%d, acknowledged after=%d,"
+            System.out.printf("[topology] %s failover: acknowledged before kill=%d, acknowledged after=%d,"
                     + " broadcasts failed during the failover=%d, promote took %d ms, first acknowledged broadcast"
                     + " %d ms after the kill, acknowledged messages the live client never got=%d, recovering client %s%n",
-                    acknowledgedBeforeKill, acknowledgedAfterKill.size(), failedBroadcasts.get(),
+                    replication, acknowledgedBeforeKill, acknowledgedAfterKill.size(), failedBroadcasts.get(),
                     TimeUnit.NANOSECONDS.toMillis(promotedAt - killedAt),
                     TimeUnit.NANOSECONDS.toMillis(firstAckAfterFailoverNanos.get() - killedAt), lost.size(),
                     rejected ? "got reject_history" : "got confirm_history");
 
+            if (replication.equals("sync")) {
+                // A commit returned only once the standby had it: the promoted standby has every acknowledged message.
+                assertThat(lostOnTheDatabase).as("acknowledged messages missing on the promoted synchronous standby")
+                        .isZero();
+            }
             // Never two payloads at one position of one epoch, whichever client saw them.
             Map<String, String> byPosition = new HashMap<>();
             for (ExtClient client : List.of(early, live, recovering)) {
