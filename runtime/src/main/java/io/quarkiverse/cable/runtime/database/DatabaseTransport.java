@@ -93,6 +93,7 @@ public final class DatabaseTransport implements Transport {
     @Override
     public void start() {
         DataSource source = dataSource.get();
+        adaptDialect(source);
         // The wake-up first: a doorbell that rings in the batch transaction shapes the store's batch statement. It
         // reaches the poller only once started, after the poller exists.
         wakeup = Wakeups.create(WakeupSettings.from(config.wakeup()), dialect, source, () -> poller.wake(),
@@ -129,6 +130,19 @@ public final class DatabaseTransport implements Transport {
         wakeup.start();
         writer.start(threadSuffix());
         trimmer.start(threadSuffix());
+    }
+
+    /** Lets the dialect see the server before any statement is built (MySQL Connector/J reaches MySQL and MariaDB). */
+    private void adaptDialect(DataSource source) {
+        if (!dialect.adaptsToServer()) {
+            return;
+        }
+        try (Connection connection = source.getConnection()) {
+            dialect.adaptTo(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Quarkus Cable could not start on datasource " + datasourceName + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     @Override

@@ -173,6 +173,18 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         return "db_identity, " + databaseIdentity();
     }
 
+    /**
+     * Whether {@link #adaptTo} must see the server before the cable's statements are built: one db-kind may mean
+     * servers whose SQL differs where the dialect needs it (MySQL Connector/J reaches MySQL and MariaDB servers).
+     */
+    public boolean adaptsToServer() {
+        return false;
+    }
+
+    /** Adapts the statements to the server behind {@code connection}; called once at start when {@link #adaptsToServer}. */
+    public void adaptTo(Connection connection) throws SQLException {
+    }
+
     /** Records a new identity (first parameter) and the last id (second) the database had when it was first seen. */
     public String updateIdentity() {
         return "UPDATE cable_shards SET db_identity = ?, identity_since = ? WHERE shard = 0";
@@ -623,12 +635,34 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
          * In a Galera cluster, the cluster's state UUID: every node of the cluster reports the same one, so writers on
          * different nodes agree, and it changes only when a new cluster is bootstrapped from scratch. Otherwise the
          * server id: replication refuses a replica with its source's id, so a promoted replica reports another one.
-         * ({@code @@server_uuid} would be MySQL's, but MariaDB has none; {@code @@wsrep_on} exists on every MariaDB.)
+         * ({@code @@wsrep_on} exists on every MariaDB.) A MySQL server has neither {@code @@wsrep_on} nor that status
+         * table, and naming an unknown variable fails the statement: there the server's UUID, which a promoted
+         * replica does not share with its source ({@link #adaptTo} picks it, from the server's version string).
          */
         @Override
         String databaseIdentity() {
-            return "IF(@@wsrep_on, CONCAT('galera/', (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
-                    + " WHERE VARIABLE_NAME = 'WSREP_CLUSTER_STATE_UUID')), CONCAT('server/', @@server_id))";
+            return identity;
+        }
+
+        private static final String MARIADB_IDENTITY = "IF(@@wsrep_on, CONCAT('galera/', (SELECT VARIABLE_VALUE"
+                + " FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_CLUSTER_STATE_UUID')),"
+                + " CONCAT('server/', @@server_id))";
+        private static final String MYSQL_IDENTITY = "CONCAT('server/', @@server_uuid)";
+        /** MariaDB's until {@link #adaptTo} finds a MySQL server (db-kind {@code mysql} reaches both). */
+        private volatile String identity = MARIADB_IDENTITY;
+
+        @Override
+        public boolean adaptsToServer() {
+            return true;
+        }
+
+        @Override
+        public void adaptTo(Connection connection) throws SQLException {
+            try (var statement = connection.createStatement();
+                    var version = statement.executeQuery("SELECT VERSION()")) {
+                boolean mysql = version.next() && !version.getString(1).contains("MariaDB");
+                identity = mysql ? MYSQL_IDENTITY : MARIADB_IDENTITY;
+            }
         }
 
         @Override
