@@ -3,12 +3,8 @@ package io.quarkiverse.cable.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -64,7 +60,7 @@ class LostCommitAcknowledgementTest {
             node.broadcast(channel, "after").toCompletableFuture().get(30, TimeUnit.SECONDS);
             collector.awaitCount(3);
             assertThat(collector.texts()).containsExactly("before", "acknowledgement lost", "after");
-            assertThat(rowsOf(channel)).isEqualTo(3);
+            assertThat(Jdbc.storedMessages(dataSource, channel)).isEqualTo(3);
         } finally {
             node.stop();
         }
@@ -92,7 +88,7 @@ class LostCommitAcknowledgementTest {
             collector.awaitCount(3);
             assertThat(collector.texts()).as("it was stored, so it is delivered, once and in order")
                     .containsExactly("before", "cut off", "after");
-            assertThat(rowsOf(channel)).isEqualTo(3);
+            assertThat(Jdbc.storedMessages(dataSource, channel)).isEqualTo(3);
         } finally {
             node.stop();
         }
@@ -118,7 +114,7 @@ class LostCommitAcknowledgementTest {
             node.broadcast(channel, "after").toCompletableFuture().get(30, TimeUnit.SECONDS);
             collector.awaitCount(2);
             assertThat(collector.texts()).containsExactly("before", "after");
-            assertThat(rowsOf(channel)).isEqualTo(2);
+            assertThat(Jdbc.storedMessages(dataSource, channel)).isEqualTo(2);
         } finally {
             node.stop();
         }
@@ -128,18 +124,6 @@ class LostCommitAcknowledgementTest {
     private CableEngine node(Faults faults, String... config) {
         DataSource flaky = faults.wrap(dataSource);
         return CableEngine.database("faults", () -> flaky, SqlDialect.forDbKind(dbKind), CableConfigs.with(config));
-    }
-
-    private long rowsOf(String channel) throws SQLException {
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement count = connection
-                        .prepareStatement("SELECT count(*) FROM cable_messages WHERE channel = ?")) {
-            count.setString(1, channel);
-            try (ResultSet rows = count.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
     }
 
     /** Switches for the wrapped datasource; each fault fires once. */
@@ -158,7 +142,7 @@ class LostCommitAcknowledgementTest {
                         if (method.getName().equals("getConnection") && away.get()) {
                             throw new SQLTransientConnectionException("simulated: database unreachable");
                         }
-                        Object result = invoke(real, method, args);
+                        Object result = Jdbc.call(real, method, args);
                         return method.getName().equals("getConnection") ? wrap((Connection) result) : result;
                     });
         }
@@ -174,7 +158,7 @@ class LostCommitAcknowledgementTest {
                             goAwayIfAsked();
                             throw new SQLTransientConnectionException("simulated: connection reset before INSERT");
                         }
-                        Object value = invoke(connection, method, args);
+                        Object value = Jdbc.call(connection, method, args);
                         if (method.getName().equals("commit") && loseNextAcknowledgement.compareAndSet(true, false)) {
                             goAwayIfAsked();
                             throw new SQLTransientConnectionException("simulated: connection reset after COMMIT");
@@ -190,11 +174,4 @@ class LostCommitAcknowledgementTest {
         }
     }
 
-    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
-    }
 }

@@ -2,7 +2,6 @@ package io.quarkiverse.cable.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -167,7 +166,7 @@ class WriterBatchTest {
     private static Connection counting(Connection real, AtomicInteger executed, List<String> executions) {
         return (Connection) Proxy.newProxyInstance(WriterBatchTest.class.getClassLoader(),
                 new Class<?>[] { Connection.class }, (proxy, method, args) -> {
-                    Object result = invoke(real, method, args);
+                    Object result = Jdbc.call(real, method, args);
                     if (method.getName().equals("prepareStatement")) {
                         PreparedStatement statement = (PreparedStatement) result;
                         String sql = (String) args[0];
@@ -177,19 +176,11 @@ class WriterBatchTest {
                                         executed.incrementAndGet();
                                         executions.add(m.getName() + " " + sql.substring(0, Math.min(27, sql.length())));
                                     }
-                                    return invoke(statement, m, a);
+                                    return Jdbc.call(statement, m, a);
                                 });
                     }
                     return result;
                 });
-    }
-
-    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
     }
 
     private static OutgoingMessage message(String channel, String text) {

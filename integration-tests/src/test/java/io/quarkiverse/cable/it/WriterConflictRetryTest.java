@@ -3,12 +3,8 @@ package io.quarkiverse.cable.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -65,7 +61,7 @@ class WriterConflictRetryTest {
             node.broadcast(channel, "after").toCompletableFuture().get(30, TimeUnit.SECONDS);
             collector.awaitCount(3);
             assertThat(collector.texts()).containsExactly("before", "lost three conflicts", "after");
-            assertThat(rowsOf(channel)).isEqualTo(3);
+            assertThat(Jdbc.storedMessages(dataSource, channel)).isEqualTo(3);
         } finally {
             node.stop();
         }
@@ -89,7 +85,7 @@ class WriterConflictRetryTest {
             node.broadcast(channel, "after").toCompletableFuture().get(30, TimeUnit.SECONDS);
             collector.awaitCount(1);
             assertThat(collector.texts()).containsExactly("after");
-            assertThat(rowsOf(channel)).isEqualTo(1);
+            assertThat(Jdbc.storedMessages(dataSource, channel)).isEqualTo(1);
         } finally {
             node.stop();
         }
@@ -99,7 +95,7 @@ class WriterConflictRetryTest {
     private CableEngine node(AtomicInteger conflicts, String... config) {
         DataSource losing = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
                 new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
-                    Object result = invoke(dataSource, method, args);
+                    Object result = Jdbc.call(dataSource, method, args);
                     return method.getName().equals("getConnection") ? losingCommits((Connection) result, conflicts)
                             : result;
                 });
@@ -117,27 +113,8 @@ class WriterConflictRetryTest {
                                 "simulated: Deadlock found when trying to get lock; try restarting transaction",
                                 "40001", 1213);
                     }
-                    return invoke(connection, method, args);
+                    return Jdbc.call(connection, method, args);
                 });
     }
 
-    private long rowsOf(String channel) throws SQLException {
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement count = connection
-                        .prepareStatement("SELECT count(*) FROM cable_messages WHERE channel = ?")) {
-            count.setString(1, channel);
-            try (ResultSet rows = count.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
-    }
-
-    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
-    }
 }

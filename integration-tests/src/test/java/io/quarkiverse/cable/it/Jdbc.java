@@ -1,0 +1,39 @@
+package io.quarkiverse.cable.it;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+import javax.sql.DataSource;
+
+/** JDBC helpers the fault-injecting tests share: pass-through calls of their proxies, and what a channel stored. */
+final class Jdbc {
+
+    private Jdbc() {
+    }
+
+    /** Calls {@code method} on {@code target} for a proxy, throwing what the target threw (not its reflective wrapper). */
+    static Object call(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** How many rows {@code cable_messages} holds for {@code channel}. */
+    static long storedMessages(DataSource dataSource, String channel) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement count = connection
+                        .prepareStatement("SELECT count(*) FROM cable_messages WHERE channel = ?")) {
+            count.setString(1, channel);
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+}
