@@ -290,6 +290,11 @@ public class ActionCableServer implements CableConnections {
             public void close(int code, String reason) {
                 socket.close((short) code, reason);
             }
+
+            @Override
+            public boolean isClosed() {
+                return socket.isClosed();
+            }
         }, streams.limits(), (reason, why) -> slowConsumer(id, reason, why));
         ActionCableConnection connection = new ActionCableConnection(id, outbox, this,
                 ActionCableProtocol.extended(socket.subProtocol()));

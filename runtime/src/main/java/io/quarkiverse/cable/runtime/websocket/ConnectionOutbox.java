@@ -33,6 +33,9 @@ public final class ConnectionOutbox {
         void write(Object frame, Runnable done);
 
         void close(int code, String reason);
+
+        /** Whether the socket underneath is closed, whoever closed it (seen even if no close handler ever ran). */
+        boolean isClosed();
     }
 
     /**
@@ -80,6 +83,11 @@ public final class ConnectionOutbox {
                 connection.close(new CloseReason(code, reason)).subscribe().with(ignored -> {
                 }, failure -> {
                 });
+            }
+
+            @Override
+            public boolean isClosed() {
+                return connection.isClosed();
             }
         };
     }
@@ -263,6 +271,11 @@ public final class ConnectionOutbox {
 
     public boolean isClosing() {
         return closing.get();
+    }
+
+    /** Whether the socket underneath is closed (by either side, or by the network). */
+    public boolean isWireClosed() {
+        return wire.isClosed();
     }
 
     /** Bytes waiting for this connection: handed to the wire and not written yet, or queued here (for tests). */

@@ -108,7 +108,7 @@ public class WebSocketStreams implements CableStreams {
     void listen(@Observes StartupEvent startup) {
         // A client that stalls after the last frame it was sent is found without waiting for another frame.
         long period = Math.max(100, TimeUnit.NANOSECONDS.toMillis(limits.stallTimeoutNanos()) / 2);
-        stallTimer = vertx.setPeriodic(period, ignored -> outboxes.values().forEach(ConnectionOutbox::checkStalled));
+        stallTimer = vertx.setPeriodic(period, ignored -> sweep());
         if (!connections.isResolvable()) {
             return;
         }
@@ -123,6 +123,21 @@ public class WebSocketStreams implements CableStreams {
             @Override
             public void connectionRemoved(String endpoint, String connectionId) {
                 stopAll(connectionId);
+            }
+        });
+    }
+
+    /**
+     * Closes stalled outboxes, and stops the streams of connections whose socket closed without the close listener
+     * running: a client that leaves while WebSockets Next is still setting the connection up (a reset right after
+     * the upgrade) gets no close handler, so only its socket's state tells that it is gone.
+     */
+    private void sweep() {
+        outboxes.forEach((connectionId, outbox) -> {
+            if (outbox.isWireClosed()) {
+                stopAll(connectionId);
+            } else {
+                outbox.checkStalled();
             }
         });
     }

@@ -33,6 +33,11 @@ class ConnectionOutboxTest {
             closeReason = reason;
         }
 
+        @Override
+        public boolean isClosed() {
+            return closeReason != null;
+        }
+
         void completeAll() {
             List<Runnable> pending;
             synchronized (this) {
