@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import jakarta.inject.Singleton;
 
@@ -27,13 +29,13 @@ import io.quarkiverse.cable.runtime.actioncable.ActionCableProtocol;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableRecorder;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableShutdownListener;
-import io.quarkiverse.cable.runtime.actioncable.CableActionInvokersRecorder;
 import io.quarkiverse.cable.runtime.actioncable.ChannelRegistry;
 import io.quarkiverse.cable.runtime.actioncable.ChannelRegistryRecorder;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
+import io.quarkus.arc.deployment.BeanContainerBuildItem;
 import io.quarkus.arc.deployment.BuildExclusionsBuildItem;
 import io.quarkus.arc.deployment.InvokerFactoryBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
@@ -92,13 +94,11 @@ class ActionCableProcessor {
         unremovable.produce(UnremovableBeanBuildItem.beanTypes(TURBO_STREAMS));
     }
 
+    /** Reads and checks every {@code @CableChannel} class once: unique names, the handler, the actions. */
     @BuildStep
-    @Record(ExecutionTime.STATIC_INIT)
-    SyntheticBeanBuildItem channels(CombinedIndexBuildItem combined, BuildExclusionsBuildItem exclusions,
-            ChannelRegistryRecorder recorder, BuildProducer<ReflectiveClassBuildItem> reflective) {
+    void scanChannels(CombinedIndexBuildItem combined, BuildProducer<CableChannelBuildItem> found) {
         IndexView index = combined.getIndex();
         Map<String, String> classes = new TreeMap<>();
-        Map<String, List<String>> actions = new HashMap<>();
         for (AnnotationInstance annotation : index.getAnnotations(CABLE_CHANNEL)) {
             if (annotation.target().kind() != AnnotationTarget.Kind.CLASS) {
                 continue;
@@ -125,7 +125,22 @@ class ActionCableProcessor {
                 throw new ConfigurationException("@CableChannel(\"" + name + "\") on " + channel.name()
                         + " must be a concrete class");
             }
-            actions.put(name, actionsOf(name, channel));
+            found.produce(new CableChannelBuildItem(name, channel, actionsOf(name, channel)));
+        }
+    }
+
+    @BuildStep
+    @Record(ExecutionTime.STATIC_INIT)
+    SyntheticBeanBuildItem channels(List<CableChannelBuildItem> found, CombinedIndexBuildItem combined,
+            BuildExclusionsBuildItem exclusions, ChannelRegistryRecorder recorder,
+            BuildProducer<ReflectiveClassBuildItem> reflective) {
+        Map<String, String> classes = new HashMap<>();
+        Map<String, Set<String>> actions = new HashMap<>();
+        for (CableChannelBuildItem channel : found) {
+            classes.put(channel.name(), channel.channel().name().toString());
+            Set<String> names = new TreeSet<>();
+            channel.actions().forEach(action -> names.add(action.name()));
+            actions.put(channel.name(), names);
         }
         // Turbo::StreamsChannel is an ordinary channel without actions, as in turbo-rails.
         classes.put(TurboStreams.CHANNEL, TurboStreamsChannel.class.getName());
@@ -133,18 +148,18 @@ class ActionCableProcessor {
         // The extension's own classes (the Turbo channel, the producer) do not make an application a Turbo user, nor
         // do classes left out of this build (@IfBuildProfile and its siblings: a demo's signing endpoint in dev and
         // test builds only needs no key in production).
-        boolean turboUsed = index.getKnownUsers(TURBO_STREAMS).stream()
+        boolean turboUsed = combined.getIndex().getKnownUsers(TURBO_STREAMS).stream()
                 .filter(user -> !exclusions.isExcluded(user))
                 .anyMatch(user -> !user.name().toString().startsWith("io.quarkiverse.cable.runtime."));
         return SyntheticBeanBuildItem.configure(ChannelRegistry.class)
                 .scope(Singleton.class)
                 .unremovable()
-                .supplier(recorder.registry(new HashMap<>(classes), actions, turboUsed))
+                .supplier(recorder.registry(classes, actions, turboUsed))
                 .done();
     }
 
-    private static List<String> actionsOf(String channelName, ClassInfo channel) {
-        Map<String, String> byName = new TreeMap<>();
+    private static List<CableChannelBuildItem.Action> actionsOf(String channelName, ClassInfo channel) {
+        Map<String, MethodInfo> byName = new TreeMap<>();
         for (MethodInfo method : channel.methods()) {
             AnnotationInstance action = method.annotation(CABLE_ACTION);
             if (action == null || action.target().kind() != AnnotationTarget.Kind.METHOD) {
@@ -163,57 +178,56 @@ class ActionCableProcessor {
             }
             AnnotationValue value = action.value();
             String name = value == null || value.asString().isEmpty() ? method.name() : value.asString();
-            String previous = byName.put(name, method.name());
+            MethodInfo previous = byName.put(name, method);
             if (previous != null) {
                 throw new ConfigurationException("Channel " + channelName + " has two actions named '" + name + "': "
-                        + channel.name() + "#" + previous + " and " + where);
+                        + channel.name() + "#" + previous.name() + " and " + where);
             }
         }
-        List<String> entries = new ArrayList<>();
-        byName.forEach((name, method) -> entries.add(name + "=" + method));
-        return entries;
+        List<CableChannelBuildItem.Action> actions = new ArrayList<>();
+        byName.forEach((name, method) -> actions.add(new CableChannelBuildItem.Action(name, method)));
+        return actions;
     }
 
     /**
      * The invocation of every {@code @CableAction} method, generated by ArC at build time (a direct call, no
-     * reflection, as a native image needs), registered at static init by channel and action name. Record and POJO
-     * parameters are registered for reflection so Jackson can build them in a native image too.
+     * reflection, as a native image needs). Record and POJO parameters are registered for reflection so Jackson can
+     * build them in a native image too.
      */
     @BuildStep
-    @Record(ExecutionTime.STATIC_INIT)
-    void actionInvokers(CombinedIndexBuildItem combined, ValidationPhaseBuildItem validation,
-            InvokerFactoryBuildItem invokers, CableActionInvokersRecorder recorder, RecorderContext context,
+    void actionInvokers(List<CableChannelBuildItem> channels, ValidationPhaseBuildItem validation,
+            InvokerFactoryBuildItem invokers, BuildProducer<CableActionInvokerBuildItem> generated,
             BuildProducer<ValidationPhaseBuildItem.ValidationErrorBuildItem> errors,
             BuildProducer<ReflectiveClassBuildItem> reflective) {
-        for (AnnotationInstance annotation : combined.getIndex().getAnnotations(CABLE_CHANNEL)) {
-            if (annotation.target().kind() != AnnotationTarget.Kind.CLASS) {
-                continue;
-            }
-            ClassInfo channel = annotation.target().asClass();
-            String channelName = annotation.value().asString();
-            BeanInfo bean = validation.getContext().beans().classBeans().withBeanClass(channel.name()).firstResult()
-                    .orElse(null);
+        for (CableChannelBuildItem channel : channels) {
+            BeanInfo bean = validation.getContext().beans().classBeans().withBeanClass(channel.channel().name())
+                    .firstResult().orElse(null);
             if (bean == null) {
                 errors.produce(new ValidationPhaseBuildItem.ValidationErrorBuildItem(new IllegalStateException(
-                        "@CableChannel(\"" + channelName + "\") on " + channel.name() + " is not a bean")));
+                        "@CableChannel(\"" + channel.name() + "\") on " + channel.channel().name() + " is not a bean")));
                 continue;
             }
-            for (MethodInfo method : channel.methods()) {
-                AnnotationInstance action = method.annotation(CABLE_ACTION);
-                if (action == null || action.target().kind() != AnnotationTarget.Kind.METHOD) {
-                    continue;
-                }
-                AnnotationValue value = action.value();
-                String actionName = value == null || value.asString().isEmpty() ? method.name() : value.asString();
-                InvokerInfo invoker = invokers.createInvoker(bean, method).build();
-                String parameter = method.parameterType(1).name().toString();
-                if (!method.parameterType(1).name().equals(JSON_OBJECT)) {
+            for (CableChannelBuildItem.Action action : channel.actions()) {
+                InvokerInfo invoker = invokers.createInvoker(bean, action.method()).build();
+                String parameter = action.method().parameterType(1).name().toString();
+                if (!action.method().parameterType(1).name().equals(JSON_OBJECT)) {
                     reflective.produce(ReflectiveClassBuildItem.builder(parameter).constructors().methods().fields()
                             .build());
                 }
-                recorder.register(channelName, actionName, context.newInstance(invoker.getClassName()),
-                        context.classProxy(parameter));
+                generated.produce(new CableActionInvokerBuildItem(channel.name(), action.name(),
+                        invoker.getClassName(), parameter));
             }
+        }
+    }
+
+    /** Hands each generated invoker to the channel registry, before any connection is served. */
+    @BuildStep
+    @Record(ExecutionTime.STATIC_INIT)
+    void bindActionInvokers(List<CableActionInvokerBuildItem> invokers, BeanContainerBuildItem container,
+            ChannelRegistryRecorder recorder, RecorderContext context) {
+        for (CableActionInvokerBuildItem invoker : invokers) {
+            recorder.bind(container.getValue(), invoker.channel(), invoker.action(),
+                    context.newInstance(invoker.invokerClass()), context.classProxy(invoker.parameterType()));
         }
     }
 
