@@ -6,11 +6,6 @@ import java.util.Map;
 
 import jakarta.inject.Singleton;
 
-import org.jboss.jandex.AnnotationInstance;
-import org.jboss.jandex.AnnotationTarget;
-import org.jboss.jandex.ClassInfo;
-import org.jboss.jandex.DotName;
-
 import io.quarkiverse.cable.runtime.authz.AuthorizationRecorder;
 import io.quarkiverse.cable.runtime.authz.StreamAuthorizationUpgradeCheck;
 import io.quarkiverse.cable.runtime.authz.StreamAuthorizer;
@@ -21,8 +16,6 @@ import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
-import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
-import io.quarkus.websockets.next.WebSocket;
 
 /**
  * The application's {@code StreamAuthorization} on every front end: the upgrade check that decides the
@@ -30,8 +23,6 @@ import io.quarkus.websockets.next.WebSocket;
  * covers), and the path parameters of each such endpoint, which the bean sees by name.
  */
 class CableAuthorizationProcessor {
-
-    private static final DotName WEB_SOCKET = DotName.createSimple(WebSocket.class);
 
     @BuildStep
     AdditionalBeanBuildItem authorizationBeans() {
@@ -42,17 +33,11 @@ class CableAuthorizationProcessor {
 
     @BuildStep
     @Record(ExecutionTime.STATIC_INIT)
-    SyntheticBeanBuildItem streamingEndpoints(CombinedIndexBuildItem index, AuthorizationRecorder recorder) {
+    SyntheticBeanBuildItem streamingEndpoints(List<StreamingEndpointBuildItem> endpoints,
+            AuthorizationRecorder recorder) {
         Map<String, List<String>> pathParameters = new HashMap<>();
-        for (AnnotationInstance webSocket : index.getIndex().getAnnotations(WEB_SOCKET)) {
-            if (webSocket.target().kind() != AnnotationTarget.Kind.CLASS) {
-                continue;
-            }
-            ClassInfo endpoint = webSocket.target().asClass();
-            if (CableOriginProcessor.streamsCable(endpoint)) {
-                pathParameters.put(EndpointPaths.endpointId(endpoint),
-                        List.copyOf(ChannelTemplate.parameters(EndpointPaths.joinedPath(index.getIndex(), endpoint))));
-            }
+        for (StreamingEndpointBuildItem endpoint : endpoints) {
+            pathParameters.put(endpoint.id(), List.copyOf(ChannelTemplate.parameters(endpoint.path())));
         }
         return SyntheticBeanBuildItem.configure(StreamingEndpoints.class)
                 .scope(Singleton.class)

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 import jakarta.inject.Singleton;
 
@@ -14,9 +13,12 @@ import org.jboss.jandex.AnnotationTarget;
 import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
+import org.jboss.jandex.FieldInfo;
 import org.jboss.jandex.IndexView;
 import org.jboss.jandex.MethodInfo;
+import org.jboss.jandex.MethodParameterInfo;
 
+import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
 import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
 import io.quarkiverse.cable.runtime.websocket.SocketAccess;
@@ -52,13 +54,15 @@ import io.quarkus.websockets.next.WebSocketConnection;
 import io.vertx.core.http.WebSocketBase;
 
 /**
- * Streams cable channels to WebSockets Next endpoints: finds {@link StreamFrom} on {@code @WebSocket} classes, checks
- * every template against the endpoint's path parameters, and registers the streaming bean.
+ * Streams cable channels to WebSockets Next endpoints: finds the {@code @WebSocket} classes that stream the cable
+ * ({@link StreamFrom}, {@link CableStreams}), checks every template against the endpoint's path parameters, and
+ * registers the streaming bean.
  */
 class CableWebSocketProcessor {
 
     private static final DotName STREAM_FROM = DotName.createSimple(StreamFrom.class);
     private static final DotName WEB_SOCKET = DotName.createSimple(WebSocket.class);
+    private static final DotName CABLE_STREAMS = DotName.createSimple(CableStreams.class);
     /** The callbacks WebSockets Next requires at least one of on a server endpoint. */
     private static final List<DotName> REQUIRED_CALLBACKS = List.of(DotName.createSimple(OnOpen.class),
             DotName.createSimple(OnTextMessage.class), DotName.createSimple(OnBinaryMessage.class),
@@ -79,23 +83,65 @@ class CableWebSocketProcessor {
                 .setUnremovable().build();
     }
 
+    /**
+     * Reads every {@code @WebSocket} class once and keeps those that stream cable channels, with their joined path and
+     * checked templates. {@code @StreamFrom} outside a WebSockets Next endpoint fails the build.
+     */
     @BuildStep
-    @Record(ExecutionTime.STATIC_INIT)
-    SyntheticBeanBuildItem streamTemplates(CombinedIndexBuildItem index, StreamTemplatesRecorder recorder) {
-        Map<String, List<String>> byEndpoint = new TreeMap<>();
-        for (AnnotationInstance streamFrom : index.getIndex().getAnnotations(STREAM_FROM)) {
-            if (streamFrom.target().kind() != AnnotationTarget.Kind.CLASS) {
+    void scanStreamingEndpoints(CombinedIndexBuildItem combined, BuildProducer<StreamingEndpointBuildItem> found) {
+        IndexView index = combined.getIndex();
+        for (AnnotationInstance streamFrom : index.getAnnotations(STREAM_FROM)) {
+            if (streamFrom.target().kind() == AnnotationTarget.Kind.CLASS
+                    && streamFrom.target().asClass().declaredAnnotation(WEB_SOCKET) == null) {
+                throw new ConfigurationException("@StreamFrom on " + streamFrom.target().asClass().name()
+                        + " needs a WebSockets Next endpoint: annotate the class with @WebSocket");
+            }
+        }
+        for (AnnotationInstance webSocket : index.getAnnotations(WEB_SOCKET)) {
+            if (webSocket.target().kind() != AnnotationTarget.Kind.CLASS) {
                 continue;
             }
-            ClassInfo endpoint = streamFrom.target().asClass();
-            List<String> templates = checkedTemplates(endpoint, streamFrom,
-                    EndpointPaths.joinedPath(index.getIndex(), endpoint));
-            byEndpoint.put(EndpointPaths.endpointId(endpoint), templates);
+            ClassInfo endpoint = webSocket.target().asClass();
+            AnnotationInstance streamFrom = endpoint.declaredAnnotation(STREAM_FROM);
+            if (streamFrom == null && !usesCableStreams(endpoint)) {
+                continue;
+            }
+            String path = EndpointPaths.joinedPath(index, endpoint);
+            List<String> templates = streamFrom == null ? List.of() : checkedTemplates(endpoint, streamFrom, path);
+            found.produce(new StreamingEndpointBuildItem(endpoint, EndpointPaths.endpointId(endpoint), path, templates));
+        }
+    }
+
+    private static boolean usesCableStreams(ClassInfo endpoint) {
+        for (FieldInfo field : endpoint.fields()) {
+            if (field.type().name().equals(CABLE_STREAMS)) {
+                return true;
+            }
+        }
+        for (MethodInfo method : endpoint.methods()) {
+            for (MethodParameterInfo parameter : method.parameters()) {
+                if (parameter.type().name().equals(CABLE_STREAMS)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @BuildStep
+    @Record(ExecutionTime.STATIC_INIT)
+    SyntheticBeanBuildItem streamTemplates(List<StreamingEndpointBuildItem> endpoints,
+            StreamTemplatesRecorder recorder) {
+        Map<String, List<String>> byEndpoint = new HashMap<>();
+        for (StreamingEndpointBuildItem endpoint : endpoints) {
+            if (endpoint.streamsFrom()) {
+                byEndpoint.put(endpoint.id(), endpoint.templates());
+            }
         }
         return SyntheticBeanBuildItem.configure(StreamTemplates.class)
                 .scope(Singleton.class)
                 .unremovable()
-                .supplier(recorder.templates(new HashMap<>(byEndpoint)))
+                .supplier(recorder.templates(byEndpoint))
                 .done();
     }
 
@@ -138,15 +184,12 @@ class CableWebSocketProcessor {
      * inherited.
      */
     @BuildStep
-    void callbackLessEndpoints(CombinedIndexBuildItem combined, BuildProducer<GeneratedBeanBuildItem> generatedBeans,
-            BuildProducer<ExcludedTypeBuildItem> excluded) {
+    void callbackLessEndpoints(List<StreamingEndpointBuildItem> endpoints, CombinedIndexBuildItem combined,
+            BuildProducer<GeneratedBeanBuildItem> generatedBeans, BuildProducer<ExcludedTypeBuildItem> excluded) {
         IndexView index = combined.getIndex();
-        for (AnnotationInstance streamFrom : index.getAnnotations(STREAM_FROM)) {
-            if (streamFrom.target().kind() != AnnotationTarget.Kind.CLASS) {
-                continue;
-            }
-            ClassInfo endpoint = streamFrom.target().asClass();
-            if (endpoint.declaredAnnotation(WEB_SOCKET) == null || declaresCallback(index, endpoint)) {
+        for (StreamingEndpointBuildItem streaming : endpoints) {
+            ClassInfo endpoint = streaming.endpoint();
+            if (!streaming.streamsFrom() || declaresCallback(index, endpoint)) {
                 continue;
             }
             checkSubclassable(endpoint);
@@ -162,7 +205,7 @@ class CableWebSocketProcessor {
                     }
                 }
                 subclass.addAnnotation(AnnotationInstance.create(WEB_SOCKET, null,
-                        webSocketValues(endpoint, EndpointPaths.joinedPath(index, endpoint))));
+                        webSocketValues(endpoint, streaming.id(), streaming.path())));
                 MethodCreator opened = subclass.getMethodCreator("cableStreamOpened", void.class);
                 opened.setModifiers(java.lang.reflect.Modifier.PUBLIC);
                 opened.addAnnotation(OnOpen.class);
@@ -201,7 +244,7 @@ class CableWebSocketProcessor {
     }
 
     /** The endpoint's {@code @WebSocket} values, with its joined path and its endpoint id made explicit. */
-    private static List<AnnotationValue> webSocketValues(ClassInfo endpoint, String joinedPath) {
+    private static List<AnnotationValue> webSocketValues(ClassInfo endpoint, String id, String joinedPath) {
         List<AnnotationValue> values = new ArrayList<>();
         for (AnnotationValue value : endpoint.declaredAnnotation(WEB_SOCKET).values()) {
             if (!value.name().equals("path") && !value.name().equals("endpointId")) {
@@ -209,16 +252,11 @@ class CableWebSocketProcessor {
             }
         }
         values.add(AnnotationValue.createStringValue("path", joinedPath));
-        values.add(AnnotationValue.createStringValue("endpointId", EndpointPaths.endpointId(endpoint)));
+        values.add(AnnotationValue.createStringValue("endpointId", id));
         return values;
     }
 
     private static List<String> checkedTemplates(ClassInfo endpoint, AnnotationInstance streamFrom, String path) {
-        AnnotationInstance webSocket = endpoint.declaredAnnotation(WEB_SOCKET);
-        if (webSocket == null) {
-            throw new ConfigurationException("@StreamFrom on " + endpoint.name()
-                    + " needs a WebSockets Next endpoint: annotate the class with @WebSocket");
-        }
         Set<String> pathParameters = Set.copyOf(ChannelTemplate.parameters(path));
         List<String> templates = List.of(streamFrom.value().asStringArray());
         if (templates.isEmpty()) {
