@@ -20,10 +20,14 @@ import org.jboss.jandex.MethodParameterInfo;
 
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
+import io.quarkiverse.cable.runtime.authz.StreamAuthorizationUpgradeCheck;
+import io.quarkiverse.cable.runtime.authz.StreamAuthorizer;
+import io.quarkiverse.cable.runtime.origin.CableOriginUpgradeCheck;
+import io.quarkiverse.cable.runtime.origin.RequestOrigins;
 import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
 import io.quarkiverse.cable.runtime.websocket.SocketAccess;
-import io.quarkiverse.cable.runtime.websocket.StreamTemplates;
-import io.quarkiverse.cable.runtime.websocket.StreamTemplatesRecorder;
+import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
+import io.quarkiverse.cable.runtime.websocket.StreamingEndpointsRecorder;
 import io.quarkiverse.cable.runtime.websocket.UpgradedConnections;
 import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -76,11 +80,17 @@ class CableWebSocketProcessor {
      */
     static final String STREAMING_ENDPOINT_SUFFIX = "_WebSocketServerEndpoint_CableStreaming";
 
+    /**
+     * The streaming bean and the upgrade checks of the endpoints that stream the cable: the origin check
+     * (quarkus.cable.origin; the Action Cable endpoint uses the same origins), the application's
+     * {@code StreamAuthorization} deciding {@code @StreamFrom} streams, and UpgradedConnections, which keeps each
+     * streaming connection's HTTP connection for whole shared frames.
+     */
     @BuildStep
     AdditionalBeanBuildItem streamingBeans() {
-        // UpgradedConnections keeps each streaming connection's HTTP connection, for whole shared frames.
-        return AdditionalBeanBuildItem.builder().addBeanClasses(WebSocketStreams.class, UpgradedConnections.class)
-                .setUnremovable().build();
+        return AdditionalBeanBuildItem.builder().addBeanClasses(WebSocketStreams.class, UpgradedConnections.class,
+                RequestOrigins.class, CableOriginUpgradeCheck.class, StreamAuthorizer.class,
+                StreamAuthorizationUpgradeCheck.class).setUnremovable().build();
     }
 
     /**
@@ -128,20 +138,21 @@ class CableWebSocketProcessor {
         return false;
     }
 
+    /** The streaming endpoints as the runtime sees them: one bean for the origin, authorization and stream steps. */
     @BuildStep
     @Record(ExecutionTime.STATIC_INIT)
-    SyntheticBeanBuildItem streamTemplates(List<StreamingEndpointBuildItem> endpoints,
-            StreamTemplatesRecorder recorder) {
-        Map<String, List<String>> byEndpoint = new HashMap<>();
+    SyntheticBeanBuildItem streamingEndpoints(List<StreamingEndpointBuildItem> endpoints,
+            StreamingEndpointsRecorder recorder) {
+        Map<String, List<String>> templates = new HashMap<>();
+        Map<String, List<String>> pathParameters = new HashMap<>();
         for (StreamingEndpointBuildItem endpoint : endpoints) {
-            if (endpoint.streamsFrom()) {
-                byEndpoint.put(endpoint.id(), endpoint.templates());
-            }
+            templates.put(endpoint.id(), endpoint.templates());
+            pathParameters.put(endpoint.id(), List.copyOf(ChannelTemplate.parameters(endpoint.path())));
         }
-        return SyntheticBeanBuildItem.configure(StreamTemplates.class)
+        return SyntheticBeanBuildItem.configure(StreamingEndpoints.class)
                 .scope(Singleton.class)
                 .unremovable()
-                .supplier(recorder.templates(byEndpoint))
+                .supplier(recorder.endpoints(templates, pathParameters))
                 .done();
     }
 
@@ -154,7 +165,7 @@ class CableWebSocketProcessor {
     @BuildStep
     @Record(ExecutionTime.STATIC_INIT)
     SyntheticBeanBuildItem socketAccess(BuildProducer<GeneratedClassBuildItem> generated, RecorderContext context,
-            StreamTemplatesRecorder recorder) {
+            StreamingEndpointsRecorder recorder) {
         try (ClassCreator access = ClassCreator.builder()
                 .classOutput(new GeneratedClassGizmoAdaptor(generated, false))
                 .className(SocketAccess.GENERATED_CLASS)

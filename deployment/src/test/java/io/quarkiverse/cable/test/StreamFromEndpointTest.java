@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
-import io.quarkiverse.cable.runtime.websocket.StreamTemplates;
+import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.websockets.next.BasicWebSocketConnector;
@@ -35,7 +35,7 @@ class StreamFromEndpointTest {
             .overrideConfigKey("quarkus.cable.adapter", "memory");
 
     @Inject
-    StreamTemplates templates;
+    StreamingEndpoints endpoints;
 
     @Inject
     Cable cable;
@@ -48,7 +48,7 @@ class StreamFromEndpointTest {
 
     @Test
     void streamsTheResolvedChannel() throws Exception {
-        assertThat(templates.forEndpoint(Rooms.class.getName())).containsExactly("room:{room}", "everyone");
+        assertThat(endpoints.templates(Rooms.class.getName())).containsExactly("room:{room}", "everyone");
         List<String> received = new CopyOnWriteArrayList<>();
         WebSocketClientConnection client = connector.baseUri(base).path("/rooms/lobby")
                 .onTextMessage((connection, text) -> received.add(text)).connectAndAwait();

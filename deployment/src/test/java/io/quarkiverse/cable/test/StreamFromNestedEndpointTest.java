@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
-import io.quarkiverse.cable.runtime.websocket.StreamTemplates;
+import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.websockets.next.BasicWebSocketConnector;
@@ -39,7 +39,7 @@ class StreamFromNestedEndpointTest {
             .overrideConfigKey("quarkus.cable.adapter", "memory");
 
     @Inject
-    StreamTemplates templates;
+    StreamingEndpoints endpoints;
 
     @Inject
     Cable cable;
@@ -52,7 +52,7 @@ class StreamFromNestedEndpointTest {
 
     @Test
     void templateNamingTheEnclosingParameterStreams() throws Exception {
-        assertThat(templates.forEndpoint(Shop.Orders.class.getName())).containsExactly("shop:{shop}:orders:{kind}");
+        assertThat(endpoints.templates(Shop.Orders.class.getName())).containsExactly("shop:{shop}:orders:{kind}");
         List<String> received = new CopyOnWriteArrayList<>();
         WebSocketClientConnection client = connector.baseUri(base).path("/shops/acme/orders/open")
                 .onTextMessage((connection, text) -> received.add(text)).connectAndAwait();

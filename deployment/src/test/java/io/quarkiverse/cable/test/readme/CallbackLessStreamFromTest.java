@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableStreams;
-import io.quarkiverse.cable.runtime.websocket.StreamTemplates;
+import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.websockets.next.BasicWebSocketConnector;
@@ -35,7 +35,7 @@ class CallbackLessStreamFromTest {
             .overrideConfigKey("quarkus.cable.adapter", "memory");
 
     @Inject
-    StreamTemplates templates;
+    StreamingEndpoints endpoints;
 
     @Inject
     Cable cable;
@@ -54,7 +54,7 @@ class CallbackLessStreamFromTest {
 
     @Test
     void theReadmeEndpointStreamsItsRoom() throws Exception {
-        assertThat(templates.forEndpoint(RoomSocket.class.getName())).containsExactly("room:{room}");
+        assertThat(endpoints.templates(RoomSocket.class.getName())).containsExactly("room:{room}");
         List<String> received = new CopyOnWriteArrayList<>();
         WebSocketClientConnection client = connector.baseUri(base).path("/rooms/lobby")
                 .onTextMessage((connection, text) -> received.add(text)).connectAndAwait();

@@ -14,7 +14,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.cable.StreamRequest;
 import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
-import io.quarkiverse.cable.runtime.websocket.StreamTemplates;
+import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.smallrye.mutiny.Uni;
@@ -38,9 +38,6 @@ public class StreamAuthorizationUpgradeCheck implements HttpUpgradeCheck {
 
     @Inject
     StreamingEndpoints endpoints;
-
-    @Inject
-    StreamTemplates templates;
 
     @Override
     public boolean appliesTo(String endpointId) {
@@ -79,7 +76,7 @@ public class StreamAuthorizationUpgradeCheck implements HttpUpgradeCheck {
     private CompletionStage<Boolean> decideStreamFrom(HttpUpgradeContext context, SecurityIdentity identity,
             Map<String, String> pathParams) {
         List<String> channels = new ArrayList<>();
-        for (String template : templates.forEndpoint(context.endpointId())) {
+        for (String template : endpoints.templates(context.endpointId())) {
             if (ChannelTemplate.unsafeParameter(template, context::pathParam) != null) {
                 // Refused at open whatever the application says; its bean never sees a channel it did not mean.
                 return CompletableFuture.completedFuture(false);

@@ -3,6 +3,7 @@ package io.quarkiverse.cable.runtime.origin;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.smallrye.mutiny.Uni;
 
@@ -18,7 +19,7 @@ public class CableOriginUpgradeCheck implements HttpUpgradeCheck {
     RequestOrigins origins;
 
     @Inject
-    OriginCheckedEndpoints endpoints;
+    StreamingEndpoints endpoints;
 
     @Override
     public boolean appliesTo(String endpointId) {

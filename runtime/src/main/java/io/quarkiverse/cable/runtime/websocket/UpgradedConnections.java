@@ -3,7 +3,6 @@ package io.quarkiverse.cable.runtime.websocket;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import io.quarkiverse.cable.runtime.origin.OriginCheckedEndpoints;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.quarkus.websockets.next.UserData;
 import io.smallrye.mutiny.Uni;
@@ -20,7 +19,7 @@ public class UpgradedConnections implements HttpUpgradeCheck {
     public static final UserData.TypedKey<HttpConnection> KEY = new UserData.TypedKey<>("io.quarkiverse.cable.upgraded-from");
 
     @Inject
-    OriginCheckedEndpoints streamingEndpoints;
+    StreamingEndpoints streamingEndpoints;
 
     @Override
     public boolean appliesTo(String endpointId) {

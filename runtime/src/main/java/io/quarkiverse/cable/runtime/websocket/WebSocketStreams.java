@@ -53,7 +53,7 @@ public class WebSocketStreams implements CableStreams {
     CableEngine engine;
 
     @Inject
-    StreamTemplates templates;
+    StreamingEndpoints endpoints;
 
     @Inject
     StreamAuthorizer authorizer;
@@ -117,7 +117,7 @@ public class WebSocketStreams implements CableStreams {
             public void connectionAdded(String endpoint, WebSocketConnection connection) {
                 // The listener's first argument names the generated endpoint class; the id the templates are
                 // registered under is the connection's endpoint id.
-                startTemplates(templates.forEndpoint(connection.endpointId()), connection);
+                startTemplates(endpoints.templates(connection.endpointId()), connection);
             }
 
             @Override

@@ -8,14 +8,15 @@ import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.annotations.Recorder;
 
 /**
- * Hands what the build made for {@code @StreamFrom} streams to the runtime: the templates it found, and the socket
- * accessor it generated.
+ * Hands what the build found and made for the WebSocket front end to the runtime: the streaming endpoints, and the
+ * socket accessor it generated.
  */
 @Recorder
-public class StreamTemplatesRecorder {
+public class StreamingEndpointsRecorder {
 
-    public Supplier<StreamTemplates> templates(Map<String, List<String>> byEndpoint) {
-        return () -> new StreamTemplates(byEndpoint);
+    public Supplier<StreamingEndpoints> endpoints(Map<String, List<String>> templates,
+            Map<String, List<String>> pathParameters) {
+        return () -> new StreamingEndpoints(templates, pathParameters);
     }
 
     /** {@code generated}: an instance of {@link SocketAccess#GENERATED_CLASS}, made by recorded bytecode. */

@@ -1,0 +1,34 @@
+package io.quarkiverse.cable.runtime.websocket;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The WebSockets Next endpoints that stream cable channels ({@code @StreamFrom}, or a {@code CableStreams} injection
+ * point), by endpoint id, found and checked at build time: their {@code @StreamFrom} templates and the names of their
+ * path parameters. The origin check, the authorization check, the upgrade bookkeeping and the streams all ask here.
+ */
+public final class StreamingEndpoints {
+
+    private final Map<String, List<String>> templates;
+    private final Map<String, List<String>> pathParameters;
+
+    /** Both maps hold every streaming endpoint; an endpoint that only injects {@code CableStreams} has no template. */
+    StreamingEndpoints(Map<String, List<String>> templates, Map<String, List<String>> pathParameters) {
+        this.templates = Map.copyOf(templates);
+        this.pathParameters = Map.copyOf(pathParameters);
+    }
+
+    public boolean contains(String endpointId) {
+        return pathParameters.containsKey(endpointId);
+    }
+
+    /** The endpoint's {@code @StreamFrom} templates; empty for an endpoint without the annotation. */
+    public List<String> templates(String endpointId) {
+        return templates.getOrDefault(endpointId, List.of());
+    }
+
+    public List<String> pathParameters(String endpointId) {
+        return pathParameters.getOrDefault(endpointId, List.of());
+    }
+}
