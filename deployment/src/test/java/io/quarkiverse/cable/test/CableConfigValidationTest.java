@@ -42,6 +42,23 @@ class CableConfigValidationTest {
         refused("quarkus.cable.message-retention", "-1d", "must be a positive duration, was PT-24H");
         refused("quarkus.cable.websocket.max-pending-frames", "0", "must be at least 1, was 0");
         refused("quarkus.cable.websocket.stall-timeout", "0s", "must be a positive duration, was PT0S");
+        refused("quarkus.cable.history.window", "0s", "must be a positive duration, was PT0S");
+        refused("quarkus.cable.history.max-replay", "-1", "must not be negative, was -1");
+        refused("quarkus.cable.history.memory-size", "-1", "must not be negative, was -1");
+        refused("quarkus.cable.wakeup.probe-interval", "0s", "must be a positive duration, was PT0S");
+        refused("quarkus.cable.wakeup.max-reconnect-backoff", "0s", "must be a positive duration, was PT0S");
+        refused("quarkus.cable.wakeup.listener-check-interval", "0s", "must be a positive duration, was PT0S");
+        refused("quarkus.cable.wakeup.jdbc-url", "jdbc:mariadb://db/cable",
+                "must be a PostgreSQL JDBC URL (jdbc:postgresql:...), was jdbc:mariadb://db/cable");
+    }
+
+    @Test
+    void doorbellCredentialsWithoutItsUrlAreRefusedWithoutPrintingThem() {
+        CableRuntimeConfig config = config("quarkus.cable.wakeup.password", "s3cret-value");
+        assertThatThrownBy(() -> CableConfigCheck.validate(config)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Invalid configuration: quarkus.cable.wakeup.username and password apply only with"
+                        + " quarkus.cable.wakeup.jdbc-url, which is not set, was set")
+                .hasMessageNotContaining("s3cret-value");
     }
 
     @Test

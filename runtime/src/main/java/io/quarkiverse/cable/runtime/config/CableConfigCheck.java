@@ -54,8 +54,36 @@ public final class CableConfigCheck {
         atLeastOne("quarkus.cable.limits.max-queued-command-bytes", config.limits().maxQueuedCommandBytes());
         atLeastOne("quarkus.cable.limits.command-rate", config.limits().commandRate());
         atLeastOne("quarkus.cable.limits.command-burst", config.limits().commandBurst());
+        history(config.history());
+        wakeup(config.wakeup());
         httpBroadcast(config.httpBroadcast());
         turbo(config.turbo());
+    }
+
+    private static void history(CableRuntimeConfig.History history) {
+        history.window().ifPresent(window -> positive("quarkus.cable.history.window", window));
+        if (history.maxReplay() < 0) {
+            throw invalid("quarkus.cable.history.max-replay", history.maxReplay(), "must not be negative");
+        }
+        if (history.memorySize() < 0) {
+            throw invalid("quarkus.cable.history.memory-size", history.memorySize(), "must not be negative");
+        }
+    }
+
+    private static void wakeup(CableRuntimeConfig.Wakeup wakeup) {
+        positive("quarkus.cable.wakeup.probe-interval", wakeup.probeInterval());
+        positive("quarkus.cable.wakeup.max-reconnect-backoff", wakeup.maxReconnectBackoff());
+        positive("quarkus.cable.wakeup.listener-check-interval", wakeup.listenerCheckInterval());
+        boolean direct = wakeup.jdbcUrl().filter(url -> !url.isBlank()).isPresent();
+        if (direct && !wakeup.jdbcUrl().get().trim().startsWith("jdbc:postgresql:")) {
+            throw invalid("quarkus.cable.wakeup.jdbc-url", wakeup.jdbcUrl().get(),
+                    "must be a PostgreSQL JDBC URL (jdbc:postgresql:...)");
+        }
+        if (!direct && (wakeup.username().isPresent() || wakeup.password().isPresent())) {
+            // The value is a credential: the message names only the properties.
+            throw invalid("quarkus.cable.wakeup.username and password", "set",
+                    "apply only with quarkus.cable.wakeup.jdbc-url, which is not set");
+        }
     }
 
     /**

@@ -6,7 +6,7 @@ import java.util.Optional;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 
 /**
- * The recovery settings, validated once at startup.
+ * The recovery settings, read once at startup (validated by {@code CableConfigCheck}).
  *
  * @param window how long messages stay available for recovery; trimming never deletes younger messages
  * @param maxReplay the most messages one recovery replays; more missed messages are refused as a whole
@@ -14,22 +14,7 @@ import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
  */
 public record HistorySettings(Duration window, int maxReplay, int memorySize) {
 
-    public HistorySettings {
-        if (window.isNegative() || window.isZero()) {
-            throw new IllegalArgumentException(
-                    "Invalid configuration: quarkus.cable.history.window must be a positive duration, was " + window);
-        }
-        if (maxReplay < 0) {
-            throw new IllegalArgumentException(
-                    "Invalid configuration: quarkus.cable.history.max-replay must not be negative, was " + maxReplay);
-        }
-        if (memorySize < 0) {
-            throw new IllegalArgumentException(
-                    "Invalid configuration: quarkus.cable.history.memory-size must not be negative, was " + memorySize);
-        }
-    }
-
-    /** Reads and validates the recovery settings; an unset window is the message retention. */
+    /** Reads the recovery settings; an unset window is the message retention. */
     public static HistorySettings from(CableRuntimeConfig config) {
         CableRuntimeConfig.History history = config.history();
         return new HistorySettings(history.window().orElse(config.messageRetention()), history.maxReplay(),

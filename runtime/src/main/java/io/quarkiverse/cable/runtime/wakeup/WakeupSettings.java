@@ -5,7 +5,7 @@ import java.util.Optional;
 
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 
-/** The wake-up configuration, validated and frozen at startup. */
+/** The wake-up configuration, frozen at startup (validated by {@code CableConfigCheck}). */
 public record WakeupSettings(WakeupMode mode, Duration probeInterval, DoorbellRing ring, Duration maxReconnectBackoff,
         Duration listenerCheckInterval, Optional<DirectConnection> direct) {
 
@@ -16,25 +16,9 @@ public record WakeupSettings(WakeupMode mode, Duration probeInterval, DoorbellRi
     public record DirectConnection(String jdbcUrl, Optional<String> username, Optional<String> password) {
     }
 
-    public WakeupSettings {
-        positive("quarkus.cable.wakeup.probe-interval", probeInterval);
-        positive("quarkus.cable.wakeup.max-reconnect-backoff", maxReconnectBackoff);
-        positive("quarkus.cable.wakeup.listener-check-interval", listenerCheckInterval);
-        direct.ifPresent(d -> {
-            if (!d.jdbcUrl().startsWith("jdbc:postgresql:")) {
-                throw new IllegalArgumentException("Invalid configuration: quarkus.cable.wakeup.jdbc-url must be a "
-                        + "PostgreSQL JDBC URL (jdbc:postgresql:...), was " + d.jdbcUrl());
-            }
-        });
-    }
-
     public static WakeupSettings from(CableRuntimeConfig.Wakeup config) {
         Optional<DirectConnection> direct = config.jdbcUrl().filter(url -> !url.isBlank())
                 .map(url -> new DirectConnection(url.trim(), config.username(), config.password()));
-        if (direct.isEmpty() && (config.username().isPresent() || config.password().isPresent())) {
-            throw new IllegalArgumentException("Invalid configuration: quarkus.cable.wakeup.username and password "
-                    + "apply only with quarkus.cable.wakeup.jdbc-url, which is not set");
-        }
         return new WakeupSettings(config.mode(), config.probeInterval(), config.ring(), config.maxReconnectBackoff(),
                 config.listenerCheckInterval(), direct);
     }
@@ -43,12 +27,5 @@ public record WakeupSettings(WakeupMode mode, Duration probeInterval, DoorbellRi
     public static WakeupSettings defaults() {
         return new WakeupSettings(WakeupMode.AUTO, Duration.ofMillis(10), DoorbellRing.IN_TRANSACTION,
                 Duration.ofSeconds(10), Duration.ofSeconds(15), Optional.empty());
-    }
-
-    private static void positive(String property, Duration value) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(
-                    "Invalid configuration: " + property + " must be a positive duration, was " + value);
-        }
     }
 }
