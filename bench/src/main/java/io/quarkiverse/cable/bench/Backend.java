@@ -318,7 +318,7 @@ abstract class Backend {
                 .withDefaultValue("quarkus.cable.schema.strategy", "update");
         Map.of("bench.queueCapacity", "quarkus.cable.writer.queue-capacity",
                 "bench.batchSize", "quarkus.cable.writer.batch-size",
-                "bench.autotrim", "quarkus.cable.autotrim",
+                "bench.autotrim", "quarkus.cable.trim.enabled",
                 "bench.wakeup", "quarkus.cable.wakeup.mode",
                 "bench.ring", "quarkus.cable.wakeup.ring").forEach((knob, property) -> {
                     String value = prop(knob, null);

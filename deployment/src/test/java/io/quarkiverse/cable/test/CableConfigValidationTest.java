@@ -21,7 +21,7 @@ class CableConfigValidationTest {
 
     @Test
     void theDefaultsAreValid() {
-        CableRuntimeConfig defaults = config("quarkus.cable.mount-path", "/cable");
+        CableRuntimeConfig defaults = config("quarkus.cable.action-cable.mount-path", "/cable");
         CableConfigCheck.validate(defaults);
         assertThat(defaults.pollingInterval()).isEqualTo(Duration.ofMillis(100));
         assertThat(defaults.maxPayloadSize().asLongValue()).isEqualTo(1024 * 1024);
@@ -38,7 +38,7 @@ class CableConfigValidationTest {
         refused("quarkus.cable.writer.batch-delay", "-1ms", "must not be negative, was PT-0.001S");
         refused("quarkus.cable.writer.queue-capacity", "0", "must be at least 1, was 0");
         refused("quarkus.cable.writer.retry-timeout", "-1s", "must not be negative, was PT-1S");
-        refused("quarkus.cable.trim-batch-size", "0", "must be at least 1, was 0");
+        refused("quarkus.cable.trim.batch-size", "0", "must be at least 1, was 0");
         refused("quarkus.cable.message-retention", "-1d", "must be a positive duration, was PT-24H");
         refused("quarkus.cable.websocket.max-pending-frames", "0", "must be at least 1, was 0");
         refused("quarkus.cable.websocket.stall-timeout", "0s", "must be a positive duration, was PT0S");
@@ -69,6 +69,16 @@ class CableConfigValidationTest {
         // Counted in UTF-8 bytes: 16 two-byte characters are 32 bytes.
         CableConfigCheck.validate(config("quarkus.cable.turbo.signing-key", "é".repeat(16)));
         CableConfigCheck.validate(config("quarkus.cable.turbo.previous-signing-keys", "y".repeat(32)));
+    }
+
+    @Test
+    void aSettingUnderItsOldNameIsRefusedNamingTheNewOne() {
+        SmallRyeConfig config = new SmallRyeConfigBuilder().withDefaultValue("quarkus.cable.autotrim", "false").build();
+        assertThatThrownBy(() -> CableConfigCheck.renamed(config)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Invalid configuration: quarkus.cable.autotrim was renamed to quarkus.cable.trim.enabled;"
+                        + " set that instead");
+        CableConfigCheck.renamed(new SmallRyeConfigBuilder()
+                .withDefaultValue("quarkus.cable.trim.enabled", "false").build());
     }
 
     private static void refused(String property, String value, String rule) {

@@ -49,7 +49,7 @@ class TrimDebtTest {
     public static class AutotrimOff implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.cable.autotrim", "false", "quarkus.cable.health.details", "true",
+            return Map.of("quarkus.cable.trim.enabled", "false", "quarkus.cable.health.details", "true",
                     "quarkus.cable.health.max-trim-debt", Integer.toString(MAX_TRIM_DEBT));
         }
     }

@@ -72,7 +72,7 @@ class TrimTest {
         broadcastAll(channel, 10);
         age(channel, Duration.ofDays(2));
         CableStats stats = new CableStats();
-        Trimmer trimmer = new Trimmer(store(), CableConfigs.with("quarkus.cable.trim-batch-size", "2"), stats);
+        Trimmer trimmer = new Trimmer(store(), CableConfigs.with("quarkus.cable.trim.batch-size", "2"), stats);
         trimmer.start("test");
         try {
             trimmer.afterWrite(1);

@@ -65,7 +65,7 @@ public class CableMessageEntity extends PanacheEntityBase {
 
     /**
      * Deletes the messages written before {@code cutoff} (UTC, like {@link #createdAt}), in the current transaction;
-     * returns how many. For applications that trim themselves ({@code quarkus.cable.autotrim=false}). Panache's
+     * returns how many. For applications that trim themselves ({@code quarkus.cable.trim.enabled=false}). Panache's
      * {@code delete(...)} cannot be used: the entity maps a subselect, which SQL cannot delete from.
      */
     public static long deleteOlderThan(LocalDateTime cutoff) {

@@ -22,7 +22,7 @@ public class ActionCableRecorder {
     }
 
     public Function<Router, Route> route() {
-        return router -> router.route(config.getValue().mountPath());
+        return router -> router.route(config.getValue().actionCable().mountPath());
     }
 
     public Handler<RoutingContext> handler() {

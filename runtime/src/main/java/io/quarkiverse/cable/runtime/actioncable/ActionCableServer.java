@@ -41,7 +41,8 @@ import io.vertx.core.http.ServerWebSocket;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * The Action Cable endpoint at {@code quarkus.cable.mount-path} and this node's registry of its connections: the route
+ * The Action Cable endpoint at {@code quarkus.cable.action-cable.mount-path} and this node's registry of its connections: the
+ * route
  * (registered through a build item, see {@link ActionCableRecorder}) upgrades to a WebSocket (the sub-protocol is negotiated by
  * {@link ActionCableProtocol}), opens an
  * {@link ActionCableConnection} per socket, pings every connection every 3 s, and disconnects them on request or at

@@ -1,6 +1,10 @@
 package io.quarkiverse.cable.runtime.config;
 
 import java.time.Duration;
+import java.util.Map;
+
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * The one place run-time values are validated, when the cable is built. A value that would break the cable fails
@@ -12,7 +16,14 @@ public final class CableConfigCheck {
     private CableConfigCheck() {
     }
 
+    /** Settings that moved, by their old name: set under the old name, they would be ignored without a word. */
+    static final Map<String, String> RENAMED = Map.of(
+            "quarkus.cable.autotrim", "quarkus.cable.trim.enabled",
+            "quarkus.cable.trim-batch-size", "quarkus.cable.trim.batch-size",
+            "quarkus.cable.mount-path", "quarkus.cable.action-cable.mount-path");
+
     public static void validate(CableRuntimeConfig config) {
+        renamed(ConfigProvider.getConfig());
         positive("quarkus.cable.polling-interval", config.pollingInterval());
         atLeastOne("quarkus.cable.poll-batch-size", config.pollBatchSize());
         long maxPayloadSize = config.maxPayloadSize().asLongValue();
@@ -32,7 +43,7 @@ public final class CableConfigCheck {
                     "must not be negative");
         }
         positive("quarkus.cable.writer.commit-timeout", config.writer().commitTimeout());
-        atLeastOne("quarkus.cable.trim-batch-size", config.trimBatchSize());
+        atLeastOne("quarkus.cable.trim.batch-size", config.trim().batchSize());
         positive("quarkus.cable.message-retention", config.messageRetention());
         atLeastOne("quarkus.cable.websocket.max-pending-frames", config.websocket().maxPendingFrames());
         positive("quarkus.cable.websocket.stall-timeout", config.websocket().stallTimeout());
@@ -58,6 +69,16 @@ public final class CableConfigCheck {
         wakeup(config.wakeup());
         httpBroadcast(config.httpBroadcast());
         turbo(config.turbo());
+    }
+
+    /** Refuses a setting under its old name, naming the new one. */
+    public static void renamed(Config config) {
+        RENAMED.forEach((old, current) -> {
+            if (config.getConfigValue(old).getValue() != null) {
+                throw new IllegalArgumentException("Invalid configuration: " + old + " was renamed to " + current
+                        + "; set that instead");
+            }
+        });
     }
 
     private static void history(CableRuntimeConfig.History history) {

@@ -64,16 +64,24 @@ public interface CableRuntimeConfig {
     Writer writer();
 
     /**
-     * Whether trimming runs automatically, in proportion to writes.
+     * Trimming: the deletion of expired messages.
      */
-    @WithDefault("true")
-    boolean autotrim();
+    Trim trim();
 
-    /**
-     * How many expired messages one trim deletes at most.
-     */
-    @WithDefault("100")
-    int trimBatchSize();
+    interface Trim {
+        /**
+         * Whether the cable trims expired messages itself, in proportion to writes (Solid Cable's `autotrim`). Off, the
+         * application deletes them (`CableMessageEntity.deleteExpired`).
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * How many expired messages one trim deletes at most.
+         */
+        @WithDefault("100")
+        int batchSize();
+    }
 
     /**
      * How long messages are kept before trimming may delete them.
@@ -294,13 +302,6 @@ public interface CableRuntimeConfig {
     Health health();
 
     /**
-     * The path of the Action Cable endpoint (`actioncable-v1-json`), where `@rails/actioncable`, `@anycable/web` and
-     * Turbo's `<turbo-cable-stream-source>` connect.
-     */
-    @WithDefault("/cable")
-    String mountPath();
-
-    /**
      * Action Cable endpoint settings.
      */
     ActionCable actionCable();
@@ -421,6 +422,13 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("true")
         boolean enabled();
+
+        /**
+         * The path of the Action Cable endpoint (`actioncable-v1-json`), where `@rails/actioncable`, `@anycable/web`
+         * and Turbo's `<turbo-cable-stream-source>` connect.
+         */
+        @WithDefault("/cable")
+        String mountPath();
 
         /**
          * Whether the endpoint also speaks AnyCable's extended protocol, `actioncable-v1-ext-json` (stream positions

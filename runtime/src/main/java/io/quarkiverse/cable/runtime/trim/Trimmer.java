@@ -41,8 +41,8 @@ public final class Trimmer {
 
     public Trimmer(MessageStore store, CableRuntimeConfig config, CableStats stats) {
         this.store = store;
-        this.autotrim = config.autotrim();
-        this.batchSize = config.trimBatchSize();
+        this.autotrim = config.trim().enabled();
+        this.batchSize = config.trim().batchSize();
         // Trimming keeps what the recovery window promises.
         this.retention = HistorySettings.retentionFor(config.messageRetention(), config.history().window());
         this.stats = stats;
