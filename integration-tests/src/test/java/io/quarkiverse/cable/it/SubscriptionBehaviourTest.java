@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
@@ -263,6 +265,10 @@ class SubscriptionBehaviourTest {
                 .isInstanceOf(CableException.InvalidMessage.class);
         assertThatThrownBy(() -> cable.subscribe("c", null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("listener must not be null");
+        assertThatThrownBy(() -> cable.subscribe("c", Optional.empty(), null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("listener must not be null");
+        assertThatThrownBy(() -> cable.subscribe("c", (Optional<StreamPosition>) null, new Collector()))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("cursor must not be null");
     }
 
     private Subscription confirmed(String channel, Collector collector) throws Exception {

@@ -188,15 +188,12 @@ public final class CableEngine implements Cable {
 
     @Override
     public Subscription subscribe(String channel, Optional<StreamPosition> cursor, CableListener listener) {
-        if (cursor == null) {
-            throw new CableException.InvalidMessage("Cable subscription cursor must not be null");
-        }
+        // Programming errors, not bad input: the standard exception, as for the other subscribe methods.
+        Objects.requireNonNull(cursor, "Cable subscription cursor must not be null");
         if (cursor.isPresent()) {
             return subscribe(channel, cursor.get(), listener);
         }
-        if (listener == null) {
-            throw new CableException.InvalidMessage("Cable subscription listener must not be null");
-        }
+        Objects.requireNonNull(listener, "Cable subscription listener must not be null");
         OrderedMailbox mailbox = new OrderedMailbox(listener, subscriberBuffer + historySettings.maxReplay(),
                 (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
                         + message.channel() + "' failed for message " + message.id(), failure));
