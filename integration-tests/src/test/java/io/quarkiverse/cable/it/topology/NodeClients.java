@@ -7,7 +7,9 @@ import java.io.File;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -133,6 +135,20 @@ final class NodeClients implements AutoCloseable {
             }
         } catch (Exception e) {
             node.destroyForcibly();
+        }
+    }
+
+    /** Payloads "pN-k" of one producer N arrive with k increasing. */
+    static void assertEachProducerInOrder(String client, List<String> payloads) {
+        Map<String, Integer> last = new HashMap<>();
+        for (String payload : payloads) {
+            int dash = payload.lastIndexOf('-');
+            if (!payload.startsWith("p") || dash < 0) {
+                continue;
+            }
+            int n = Integer.parseInt(payload.substring(dash + 1));
+            Integer before = last.put(payload.substring(0, dash), n);
+            assertThat(before == null || before < n).as("%s: %s after %s", client, payload, before).isTrue();
         }
     }
 }

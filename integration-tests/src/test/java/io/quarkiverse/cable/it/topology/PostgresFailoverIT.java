@@ -241,7 +241,7 @@ class PostgresFailoverIT {
         List<NodeClients.Event> rec = clients.of("rec", "msg");
         List<String> recPayloads = clients.payloads("rec");
         assertThat(recPayloads).as("@anycable/core: each message once").doesNotHaveDuplicates();
-        assertEachProducerInOrder("@anycable/core", recPayloads);
+        NodeClients.assertEachProducerInOrder("@anycable/core", recPayloads);
         for (int i = 1; i < rec.size(); i++) {
             JsonObject previous = rec.get(i - 1).json();
             JsonObject message = rec.get(i).json();
@@ -269,7 +269,7 @@ class PostgresFailoverIT {
         List<NodeClients.Event> live = clients.of("live", "msg");
         List<String> livePayloads = clients.payloads("live");
         assertThat(livePayloads).as("@rails/actioncable: each message at most once").doesNotHaveDuplicates();
-        assertEachProducerInOrder("@rails/actioncable", livePayloads);
+        NodeClients.assertEachProducerInOrder("@rails/actioncable", livePayloads);
         NodeClients.Event back = clients.first("live", "connected", d -> d.getBoolean("reconnected"), droppedAt);
         assertThat(back).as("@rails/actioncable reconnected after the drop").isNotNull();
         Set<String> liveGot = new HashSet<>(livePayloads);
@@ -293,20 +293,6 @@ class PostgresFailoverIT {
             throw new AssertionError("the Node clients exited: " + clients.diagnostics());
         }
         return true;
-    }
-
-    /** Payloads "pN-k" of one producer N arrive with k increasing. */
-    private static void assertEachProducerInOrder(String client, List<String> payloads) {
-        Map<String, Integer> last = new HashMap<>();
-        for (String payload : payloads) {
-            int dash = payload.lastIndexOf('-');
-            if (!payload.startsWith("p") || dash < 0) {
-                continue;
-            }
-            int n = Integer.parseInt(payload.substring(dash + 1));
-            Integer before = last.put(payload.substring(0, dash), n);
-            assertThat(before == null || before < n).as("%s: %s after %s", client, payload, before).isTrue();
-        }
     }
 
     /** What the new primary holds for the channel (the payloads' "m"). */
