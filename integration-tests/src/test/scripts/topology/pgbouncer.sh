@@ -6,6 +6,7 @@
 #   pgbouncer.sh setup   install the package when missing, write the configuration, start it, wait until it answers
 #   pgbouncer.sh start   start it (no-op when running)
 #   pgbouncer.sh stop    stop it, by its pid file
+#   pgbouncer.sh kill    SIGKILL it (the fault of PgBouncerIT; start brings it back)
 #
 # CABLE_PGBOUNCER_PORT (6432), CABLE_PGBOUNCER_BACKEND_HOST/PORT (127.0.0.1:5432: the stage's main server),
 # CABLE_PGBOUNCER_DIR (/tmp/cable-topology/pgbouncer). Every database of the backend is reachable under its own name.
@@ -73,8 +74,17 @@ case "${1:-setup}" in
   stop)
     if running; then kill "$(cat "$DIR/pgbouncer.pid")"; for _ in $(seq 1 50); do running || break; sleep 0.1; done; fi
     ;;
+  kill)
+    # The fault: SIGKILL, every client and server connection cut at once (start brings it back).
+    if running; then
+      pid=$(cat "$DIR/pgbouncer.pid")
+      kill -9 "$pid"
+      for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      rm -f "$DIR/pgbouncer.pid" "$DIR/.s.PGSQL.$PORT"
+    fi
+    ;;
   *)
-    echo "usage: $0 setup|start|stop" >&2
+    echo "usage: $0 setup|start|stop|kill" >&2
     exit 2
     ;;
 esac

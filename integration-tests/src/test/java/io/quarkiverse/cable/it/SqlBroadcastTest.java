@@ -206,6 +206,73 @@ class SqlBroadcastTest {
         }
     }
 
+    /**
+     * The routine checks the database's identity as the writer does (DatabaseIdentityCheck): on a database whose
+     * recorded identity is another one (a promoted standby or replica, another Galera cluster) the first SQL broadcast
+     * gives every channel a new epoch before it writes, records the current identity and where its ids start. On
+     * PostgreSQL and MariaDB/MySQL alike.
+     */
+    @Test
+    void aSqlBroadcastOnAnotherDatabaseGivesEveryChannelANewEpochFirst() throws Exception {
+        String channel = Channels.unique("sql-identity");
+        String other = Channels.unique("sql-identity-other");
+        Collector collector = new Collector();
+        try (Subscription subscription = nodeOne.subscribe(channel, collector);
+                Connection connection = dataSource.getConnection()) {
+            subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            sqlBroadcast(connection, channel, "before");
+            sqlBroadcast(connection, other, "other-before");
+            String before = epochOf(connection, channel);
+            String otherBefore = epochOf(connection, other);
+            String current = identity(connection);
+            assertThat(current).as("the identity the last writes recorded").isNotNull();
+            try (Statement statement = connection.createStatement()) {
+                statement.executeUpdate("UPDATE cable_shards SET db_identity = 'the-old-primary' WHERE shard = 0");
+            }
+
+            long id = sqlBroadcast(connection, channel, "after");
+
+            String after = epochOf(connection, channel);
+            assertThat(after).as("the channel's epoch after the SQL broadcast on another database").isNotEqualTo(before);
+            assertThat(epochOf(connection, other)).as("every channel's epoch, not only the broadcast's")
+                    .isEqualTo(after).isNotEqualTo(otherBefore);
+            assertThat(identity(connection)).as("the database's identity, recorded by the routine").isEqualTo(current);
+            try (Statement statement = connection.createStatement();
+                    ResultSet rows = statement.executeQuery(
+                            "SELECT identity_since FROM cable_shards WHERE shard = 0")) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getLong(1)).as("where the new database's ids start").isEqualTo(id - 1);
+            }
+            collector.awaitCount(2);
+            assertThat(collector.texts()).containsExactly("before", "after");
+            assertThat(collector.messages.get(0).epoch()).isEqualTo(before);
+            assertThat(collector.messages.get(1).epoch()).as("the message written after the check").isEqualTo(after);
+            assertThat(collector.messages.get(1).position()).isEqualTo(2);
+
+            // With the identity recorded, the next SQL broadcast keeps the epoch.
+            sqlBroadcast(connection, channel, "again");
+            assertThat(epochOf(connection, channel)).isEqualTo(after);
+        }
+    }
+
+    private static String epochOf(Connection connection, String channel) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT epoch FROM cable_channels WHERE channel = ?")) {
+            select.setString(1, channel);
+            try (ResultSet rows = select.executeQuery()) {
+                assertThat(rows.next()).as("channel row of %s", channel).isTrue();
+                return rows.getString(1);
+            }
+        }
+    }
+
+    private static String identity(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT db_identity FROM cable_shards WHERE shard = 0")) {
+            assertThat(rows.next()).isTrue();
+            return rows.getString(1);
+        }
+    }
+
     @Test
     void theDocumentedTriggerBroadcastsCommittedRowChanges() throws Exception {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {

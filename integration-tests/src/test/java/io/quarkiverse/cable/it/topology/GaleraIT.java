@@ -119,11 +119,71 @@ class GaleraIT {
                 + NodeReadings.metric(b, "cable_errors_total{kind=\"write_retry\"}")).isZero();
 
         // Phase 2: SIGKILL Galera node 1 (node A's) while both nodes keep broadcasting.
+        // Real clients on node A (src/test/js/topology-clients.js), on a chat room of their own that one producer
+        // per cable node feeds during phase 2: @anycable/core recovering, @rails/actioncable live. Both are cut
+        // once the kill was survived; the recovering one resumes its history on node A (now on Galera node 2).
+        String jsRoom = "galera-js-" + UUID.randomUUID();
+        NodeClients js = NodeClients.start(a.port, jsRoom);
+        try {
+            await().atMost(WAIT).until(() -> running(js) && js.saw("rec", "frame",
+                    f -> "confirm_history".equals(f.getString("type"))) && js.saw("live", "connected", d -> true));
+            phaseTwo(both, rooms, subscribers, first, js, jsRoom);
+        } finally {
+            js.close();
+        }
+    }
+
+    private void phaseTwo(List<CableNode> both, List<String> rooms, Map<String, List<WsClient>> subscribers, Load first,
+            NodeClients js, String jsRoom) throws Exception {
+        CableNode a = both.get(0);
+        CableNode b = both.get(1);
+        List<String> chatAcknowledged = java.util.Collections.synchronizedList(new ArrayList<>());
+        Set<String> chatUnknown = ConcurrentHashMap.newKeySet();
+        Map<String, Long> chatSentAt = new ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicBoolean chatting = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ExecutorService chat = Executors.newFixedThreadPool(2);
+        List<Future<?>> chatters = new ArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            CableNode via = both.get(p);
+            String producer = "p" + p;
+            chatters.add(chat.submit(() -> {
+                for (int i = 0; chatting.get(); i++) {
+                    String payload = producer + "-" + i;
+                    chatSentAt.put(payload, System.nanoTime());
+                    int status = via.broadcast("chat:" + jsRoom, "{\"m\":\"" + payload + "\"}").statusCode();
+                    if (status == 202) {
+                        chatAcknowledged.add(payload);
+                    } else if (status == 504) {
+                        chatUnknown.add(payload);
+                    }
+                    Thread.sleep(20);
+                }
+                return null;
+            }));
+        }
+        long[] droppedAt = new long[1];
+
+        // Time to first delivery: from the kill until a client of each cable node has a message sent after it
+        // (checked every 10 ms while the producers go on).
         Load second = new Load("p2");
-        second.run(both, rooms, 40, () -> GALERA.run("kill", 30, "1"));
+        long[] firstDelivery = new long[2];
+        second.run(both, rooms, 40, () -> {
+            GALERA.run("kill", 30, "1");
+            long killedAt = System.nanoTime();
+            for (int n = 0; n < both.size(); n++) {
+                int node = n;
+                await().atMost(WAIT).pollInterval(Duration.ofMillis(10)).until(() -> rooms.stream()
+                        .flatMap(room -> subscribers.get(room).get(node).received.stream())
+                        .anyMatch(payload -> second.sentAtNanos.getOrDefault(payload, 0L) > killedAt));
+                firstDelivery[node] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+            }
+            js.drop();
+            droppedAt[0] = System.nanoTime();
+        });
         System.out.printf("[figures] galera node kill: acknowledged %d, unknown %d, failed %d; longest gap between "
-                + "acknowledgements %d ms%n", second.total(), second.unknown.size(), second.failed.size(),
-                second.longestGapMillis());
+                + "acknowledgements %d ms; first delivery of a message sent after the kill: node A (on the killed"
+                + " Galera node) %d ms, node B %d ms after the kill%n", second.total(), second.unknown.size(),
+                second.failed.size(), second.longestGapMillis(), firstDelivery[0], firstDelivery[1]);
         // Survivors continue and the dead node's clients reconnect elsewhere: both nodes commit again.
         for (CableNode node : both) {
             await().atMost(WAIT).until(() -> node.broadcast("room:" + rooms.get(0), "after-" + node.name + "-"
@@ -136,6 +196,63 @@ class GaleraIT {
                 deliveredExactly(client, acknowledged, second.unknown);
             }
         }
+
+        // The real clients: both back after the drop, then the chat producers stop and a last message goes through
+        // each node.
+        try {
+            await().atMost(WAIT).until(() -> {
+                NodeClients.Event back = js.first("live", "connected", d -> d.getBoolean("reconnected"), droppedAt[0]);
+                return running(js) && js.first("rec", "frame", f -> "confirm_history".equals(f.getString("type")),
+                        droppedAt[0]) != null && back != null && js.first("live", "msg", m -> true, back.nanos()) != null;
+            });
+        } finally {
+            chatting.set(false);
+            chat.shutdown();
+        }
+        for (Future<?> chatter : chatters) {
+            chatter.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        }
+        assertThat(b.broadcast("chat:" + jsRoom, "{\"m\":\"end-b\"}").statusCode()).isEqualTo(202);
+        assertThat(a.broadcast("chat:" + jsRoom, "{\"m\":\"end-a\"}").statusCode()).isEqualTo(202);
+        chatAcknowledged.add("end-b");
+        chatAcknowledged.add("end-a");
+        await().atMost(WAIT).until(() -> js.payloads("rec").containsAll(List.of("end-a", "end-b"))
+                && js.payloads("live").containsAll(List.of("end-a", "end-b")));
+
+        // @anycable/core: every acknowledged message once, in order, across its reconnect; at most once what had an
+        // unknown outcome; its history never refused (the Galera cluster's identity did not change).
+        List<String> rec = js.payloads("rec");
+        assertThat(rec).as("@anycable/core: each message once").doesNotHaveDuplicates();
+        NodeClients.assertEachProducerInOrder("@anycable/core", rec);
+        assertThat(rec).as("@anycable/core: every acknowledged message").containsAll(chatAcknowledged);
+        Set<String> allowed = new HashSet<>(chatAcknowledged);
+        allowed.addAll(chatUnknown);
+        assertThat(allowed).as("@anycable/core: nothing that was not sent").containsAll(rec);
+        assertThat(js.of("rec", "frame").stream().map(e -> e.json().getString("type")))
+                .as("@anycable/core: its history was never refused").doesNotContain("reject_history");
+        assertThat(js.first("rec", "connect", c -> c.getBoolean("reconnect"), droppedAt[0])).isNotNull();
+        // @rails/actioncable: at most once, in order, and after its reconnect everything sent once it was back.
+        List<String> live = js.payloads("live");
+        assertThat(live).as("@rails/actioncable: each message at most once").doesNotHaveDuplicates();
+        NodeClients.assertEachProducerInOrder("@rails/actioncable", live);
+        NodeClients.Event back = js.first("live", "connected", d -> d.getBoolean("reconnected"), droppedAt[0]);
+        Set<String> liveGot = new HashSet<>(live);
+        assertThat(chatAcknowledged.stream().filter(m -> chatSentAt.getOrDefault(m, Long.MAX_VALUE) > back.nanos()
+                && !liveGot.contains(m)).toList()).as("@rails/actioncable: sent once it was back, never delivered")
+                .isEmpty();
+        System.out.printf("[figures] galera node kill, real clients on node A: @anycable/core got all %d acknowledged"
+                + " messages once, in order, across its reconnect; @rails/actioncable reconnected %d ms after the drop"
+                + " and missed %d acknowledged messages while away%n", chatAcknowledged.size(),
+                TimeUnit.NANOSECONDS.toMillis(back.nanos() - droppedAt[0]),
+                chatAcknowledged.stream().filter(m -> !liveGot.contains(m)).count());
+    }
+
+    /** Whether the Node process still runs; fails the wait at once with its output when it does not. */
+    private static boolean running(NodeClients clients) {
+        if (!clients.alive()) {
+            throw new AssertionError("the Node clients exited: " + clients.diagnostics());
+        }
+        return true;
     }
 
     /** Concurrent producers; each message's answer: 202 acknowledged, 504 unknown (CommitUnknown), else failed. */
@@ -145,6 +262,8 @@ class GaleraIT {
         final Set<String> unknown = ConcurrentHashMap.newKeySet();
         final Set<String> failed = ConcurrentHashMap.newKeySet();
         final List<Long> acknowledgedAtNanos = java.util.Collections.synchronizedList(new ArrayList<>());
+        /** When each message's broadcast was sent (System.nanoTime). */
+        final Map<String, Long> sentAtNanos = new ConcurrentHashMap<>();
 
         Load(String phase) {
             this.phase = phase;
@@ -168,6 +287,7 @@ class GaleraIT {
                             running.add(producers.submit(() -> {
                                 for (int i = 0; i < perProducer; i++) {
                                     String payload = producer + "-" + i;
+                                    sentAtNanos.put(payload, System.nanoTime());
                                     int status = node.broadcast("room:" + room, payload).statusCode();
                                     if (status == 202) {
                                         acknowledgedByRoom.computeIfAbsent(room, r -> java.util.Collections

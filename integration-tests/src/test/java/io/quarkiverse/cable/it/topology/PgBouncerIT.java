@@ -14,11 +14,14 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -67,14 +70,16 @@ class PgBouncerIT {
     }
 
     /**
-     * PgBouncer's backend: the machine's main PostgreSQL server and the integration tests' database (pgbouncer.sh
-     * fronts 127.0.0.1:5432), whichever cluster the topology stage's other cases use for the nodes' own URL.
+     * PgBouncer's backend: the machine's main PostgreSQL server (pgbouncer.sh fronts 127.0.0.1:5432) and the
+     * integration tests' database there ({@code cable.topology.pgbouncer.database}, cable_it unless set), whichever
+     * cluster the topology stage's other cases use for the nodes' own URL.
      */
-    private static final String DIRECT = "jdbc:postgresql://127.0.0.1:5432/cable_it";
+    private static final String DATABASE = System.getProperty("cable.topology.pgbouncer.database", "cable_it");
+    private static final String DIRECT = "jdbc:postgresql://127.0.0.1:5432/" + DATABASE;
 
     /** The same database, reached through PgBouncer, with the one driver setting transaction pooling needs. */
     private static String pooledUrl() {
-        return "jdbc:postgresql://127.0.0.1:" + PORT + "/cable_it?prepareThreshold=0";
+        return "jdbc:postgresql://127.0.0.1:" + PORT + "/" + DATABASE + "?prepareThreshold=0";
     }
 
     @Test
@@ -156,6 +161,94 @@ class PgBouncerIT {
         String log = Files.readString(b.log, StandardCharsets.UTF_8);
         assertThat(log.split(SILENCE_WARNING, -1)).as("one WARN naming the pooler").hasSize(2);
         receivedExactly(onB, sent);
+    }
+
+    /**
+     * The pooler dies under load: PgBouncer SIGKILLed (every pooled connection of both nodes cut at once) and started
+     * again 2 s later, while one producer per node keeps broadcasting. Every acknowledged message is delivered once
+     * on both nodes, each producer's in order, and messages of unknown outcome (504) at most once; prints the time
+     * from the kill (and from PgBouncer's restart) to the first delivery, on each node, of a message sent after the
+     * kill.
+     */
+    @Test
+    void aPgBouncerKilledUnderLoadLosesNothingAcknowledgedAndDeliveryResumes() throws Exception {
+        Map<String, String> config = new HashMap<>();
+        config.put("quarkus.cable.wakeup.jdbc-url", DIRECT);
+        List<CableNode> both = start("killed-a", "killed-b", config);
+        String room = "bouncer-kill-" + UUID.randomUUID();
+        List<WsClient> subscribers = List.of(subscribe(both.get(0), room), subscribe(both.get(1), room));
+        List<String> acknowledged = Collections.synchronizedList(new ArrayList<>());
+        Set<String> unknown = ConcurrentHashMap.newKeySet();
+        Set<String> failed = ConcurrentHashMap.newKeySet();
+        Map<String, Long> sentAt = new ConcurrentHashMap<>();
+        AtomicBoolean producing = new AtomicBoolean(true);
+        ExecutorService producers = Executors.newFixedThreadPool(2);
+        long[] firstDelivery = new long[2];
+        long killedAt;
+        long backAt;
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (CableNode node : both) {
+                running.add(producers.submit(() -> {
+                    for (int i = 0; producing.get(); i++) {
+                        String payload = node.name + "-" + i;
+                        sentAt.put(payload, System.nanoTime());
+                        int status;
+                        try {
+                            status = node.broadcast("room:" + room, payload).statusCode();
+                        } catch (Exception e) {
+                            status = -1;
+                        }
+                        (status == 202 ? acknowledged : status == 504 ? unknown : failed).add(payload);
+                    }
+                    return null;
+                }));
+            }
+            await().atMost(WAIT).until(() -> acknowledged.size() >= 40);
+            PGBOUNCER.run("kill", 30);
+            killedAt = System.nanoTime();
+            Thread.sleep(2000); // the outage
+            PGBOUNCER.run("start", 60);
+            backAt = System.nanoTime();
+            for (int n = 0; n < 2; n++) {
+                WsClient client = subscribers.get(n);
+                await().atMost(WAIT).pollInterval(Duration.ofMillis(10)).until(() -> client.received.stream()
+                        .anyMatch(payload -> sentAt.getOrDefault(payload, 0L) > killedAt));
+                firstDelivery[n] = System.nanoTime();
+            }
+            int before = acknowledged.size();
+            await().atMost(WAIT).until(() -> acknowledged.size() >= before + 40);
+            producing.set(false);
+            for (Future<?> producer : running) {
+                producer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            }
+        } finally {
+            producing.set(false);
+            producers.shutdownNow();
+        }
+        System.out.printf("[figures] pgbouncer kill: acknowledged %d, unknown %d, failed %d; first delivery of a"
+                + " message sent after the kill: node A %d ms, node B %d ms after the kill (%d ms and %d ms after"
+                + " PgBouncer was back; outage %d ms)%n", acknowledged.size(), unknown.size(), failed.size(),
+                TimeUnit.NANOSECONDS.toMillis(firstDelivery[0] - killedAt),
+                TimeUnit.NANOSECONDS.toMillis(firstDelivery[1] - killedAt),
+                TimeUnit.NANOSECONDS.toMillis(firstDelivery[0] - backAt),
+                TimeUnit.NANOSECONDS.toMillis(firstDelivery[1] - backAt), TimeUnit.NANOSECONDS.toMillis(backAt - killedAt));
+        for (WsClient client : subscribers) {
+            await().atMost(WAIT).until(() -> new HashSet<>(client.received).containsAll(acknowledged));
+            List<String> got = new ArrayList<>(client.received);
+            assertThat(got.remove(0)).isEqualTo("ready");
+            assertThat(got).as("each message once").doesNotHaveDuplicates();
+            Set<String> allowed = new HashSet<>(acknowledged);
+            allowed.addAll(unknown);
+            assertThat(allowed).as("nothing that was not acknowledged or of unknown outcome").containsAll(got);
+            Map<String, Integer> lastIndex = new HashMap<>();
+            for (String payload : got) {
+                String producer = payload.substring(0, payload.lastIndexOf('-'));
+                int index = Integer.parseInt(payload.substring(payload.lastIndexOf('-') + 1));
+                Integer previous = lastIndex.put(producer, index);
+                assertThat(previous == null || index > previous).as("order of %s", producer).isTrue();
+            }
+        }
     }
 
     private List<CableNode> start(String first, String second, Map<String, String> config) throws Exception {

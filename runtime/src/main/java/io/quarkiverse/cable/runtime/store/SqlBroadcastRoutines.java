@@ -16,8 +16,11 @@ import java.util.List;
  */
 public final class SqlBroadcastRoutines {
 
-    /** Bumped when the routines' SQL changes, so an installed older version is replaced (2: the identity check). */
-    static final int VERSION = 2;
+    /**
+     * Bumped when the routines' SQL changes, so an installed older version is replaced (2: the identity check on
+     * PostgreSQL; 3: the same check on MariaDB/MySQL).
+     */
+    static final int VERSION = 3;
 
     private final SqlDialect dialect;
     private final int maxChannelLength;

@@ -774,6 +774,8 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
                         DECLARE new_epoch VARCHAR(32);
                         DECLARE digits CHAR(36) DEFAULT '0123456789abcdefghijklmnopqrstuvwxyz';
                         DECLARE problem VARCHAR(255);
+                        DECLARE stored_identity VARCHAR(255);
+                        DECLARE current_identity VARCHAR(255);
                         IF channel IS NULL OR CHAR_LENGTH(channel) = 0 THEN
                             SIGNAL SQLSTATE '22004'
                                 SET MESSAGE_TEXT = 'cable_broadcast: the channel name must not be null or empty';
@@ -806,6 +808,20 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
                             SUBSTRING(digits, FLOOR(1 + RAND() * 36), 1), SUBSTRING(digits, FLOOR(1 + RAND() * 36), 1),
                             SUBSTRING(digits, FLOOR(1 + RAND() * 36), 1), SUBSTRING(digits, FLOOR(1 + RAND() * 36), 1),
                             SUBSTRING(digits, FLOOR(1 + RAND() * 36), 1), SUBSTRING(digits, FLOOR(1 + RAND() * 36), 1));
+                        -- DatabaseIdentityCheck: on a database that is not the one the cable last wrote to (a
+                        -- promoted replica, another Galera cluster), every channel gets a new epoch before anything
+                        -- is written. The shard row is already locked by this transaction.
+                        SELECT db_identity, @IDENTITY@ INTO stored_identity, current_identity FROM cable_shards
+                            WHERE shard = 0;
+                        IF current_identity IS NOT NULL AND NOT (stored_identity <=> current_identity) THEN
+                            IF stored_identity IS NOT NULL THEN
+                                UPDATE cable_channels SET epoch = new_epoch;
+                                UPDATE cable_shards SET db_identity = current_identity, identity_since = message_id - 1
+                                    WHERE shard = 0;
+                            ELSE
+                                UPDATE cable_shards SET db_identity = current_identity WHERE shard = 0;
+                            END IF;
+                        END IF;
                         INSERT INTO cable_channels (channel_hash, channel, epoch, last_position, last_message_id,
                                 created_at, updated_at)
                             VALUES (channel_key, channel, new_epoch, 1, message_id, written, written)
@@ -834,9 +850,10 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
                     fill(procedure, marker, maxChannelLength, maxPayloadSize));
         }
 
-        private static String fill(String routine, String marker, int maxChannelLength, long maxPayloadSize) {
+        /** The identity expression is the one {@link #adaptTo} chose for this server (MariaDB's or MySQL's). */
+        private String fill(String routine, String marker, int maxChannelLength, long maxPayloadSize) {
             return routine.replace("@MARKER@", marker).replace("@MAX_CHANNEL@", Integer.toString(maxChannelLength))
-                    .replace("@MAX_PAYLOAD@", Long.toString(maxPayloadSize));
+                    .replace("@MAX_PAYLOAD@", Long.toString(maxPayloadSize)).replace("@IDENTITY@", databaseIdentity());
         }
     }
 }
