@@ -222,6 +222,8 @@ class SqlBroadcastTest {
             subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
             sqlBroadcast(connection, channel, "before");
             sqlBroadcast(connection, other, "other-before");
+            // Delivered before the identity changes: a poll after the renewal would report it under the new epoch.
+            collector.awaitCount(1);
             String before = epochOf(connection, channel);
             String otherBefore = epochOf(connection, other);
             String current = identity(connection);
