@@ -143,6 +143,18 @@ class IdentityNodesTest {
     }
 
     @Test
+    void aCommandThatDoesNotDecodeIsSkippedAndTheNextOneApplied() throws Exception {
+        String user = Channels.unique("eve");
+        WsClient session = inbox(user);
+        // As a row written by hand on the control channel would be: the node logs it and keeps reading commands.
+        nodeTwo.broadcastCommand(IdentityChannels.CONTROL, "not a command".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .toCompletableFuture().get(60, TimeUnit.SECONDS);
+        remote.disconnect(Map.of("user", user), false).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        session.awaitFrame("{\"type\":\"disconnect\",\"reason\":\"remote\",\"reconnect\":false}");
+        assertThat(session.closeStatus.get(60, TimeUnit.SECONDS)).isEqualTo((short) 1000);
+    }
+
+    @Test
     void reconnectTrueIsSentAsIs() throws Exception {
         String user = Channels.unique("cy");
         WsClient session = inbox(user);

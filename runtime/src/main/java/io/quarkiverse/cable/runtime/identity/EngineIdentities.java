@@ -6,9 +6,11 @@ import java.util.concurrent.CompletionStage;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableIdentities;
-import io.quarkiverse.cable.Subscription;
+import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.delivery.Delivery;
+import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 
 /**
  * {@link CableIdentities} on one engine: broadcasts go out on the identity's channel; disconnects are commands on the
@@ -35,22 +37,45 @@ public final class EngineIdentities implements CableIdentities {
     }
 
     /**
-     * Applies every disconnect command read from now on to {@code sessions}. The listener runs on a virtual thread, in
-     * command order; a command that does not decode is counted and logged, never applied.
+     * Applies every disconnect command read from now on to {@code sessions}, in command order. It runs on the poller's
+     * thread (closing a session only queues a frame and a close, it never blocks), so no mailbox can overflow and end
+     * this node's reading of commands, as a slow listener's would. A command that does not decode, or a session kind
+     * that fails, is counted and logged; the next command is applied all the same.
      */
-    public Subscription listen(List<LocalSessions> sessions) {
-        return engine.subscribe(IdentityChannels.CONTROL, message -> {
-            DisconnectCommand command = DisconnectCommand.decode(message.payload());
-            if (command == null) {
-                engine.recordFailure(CableStats.Failure.INVALID, "identity",
-                        "Cable: message " + message.id() + " on " + IdentityChannels.CONTROL
-                                + " is not a disconnect command; ignored");
-                return;
+    public LocalSubscription listen(List<LocalSessions> sessions) {
+        return engine.subscribe(IdentityChannels.CONTROL, new Delivery() {
+            @Override
+            public boolean offer(CableMessage message) {
+                apply(message, sessions);
+                return true;
             }
-            for (LocalSessions kind : sessions) {
-                kind.disconnect(command.identifiers(), command.reconnect());
+
+            @Override
+            public void discard() {
+            }
+
+            @Override
+            public int limit() {
+                return Integer.MAX_VALUE;
             }
         });
+    }
+
+    private void apply(CableMessage message, List<LocalSessions> sessions) {
+        DisconnectCommand command = DisconnectCommand.decode(message.payload());
+        if (command == null) {
+            engine.recordFailure(CableStats.Failure.INVALID, "identity", "Cable: message " + message.id() + " on "
+                    + IdentityChannels.CONTROL + " is not a disconnect command; ignored");
+            return;
+        }
+        for (LocalSessions kind : sessions) {
+            try {
+                kind.disconnect(command.identifiers(), command.reconnect());
+            } catch (RuntimeException e) {
+                engine.failureLog().record(CableStats.Failure.LISTENER, "identity",
+                        "Cable: a remote disconnect failed on this node", e);
+            }
+        }
     }
 
     /** Why the application's own broadcast on {@code channel} is refused, or null. */
