@@ -33,6 +33,7 @@ import io.quarkiverse.cable.runtime.actioncable.ChannelRegistry;
 import io.quarkiverse.cable.runtime.actioncable.ChannelRegistryRecorder;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer;
+import io.quarkiverse.cable.runtime.identity.CableIdentitiesBean;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
 import io.quarkus.arc.deployment.BeanContainerBuildItem;
@@ -70,7 +71,7 @@ class ActionCableProcessor {
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder().addBeanClasses(ActionCableServer.class, ActionCableProtocol.class,
-                TurboStreamsProducer.class, TurboStreamsChannel.class).setUnremovable().build();
+                TurboStreamsProducer.class, TurboStreamsChannel.class, CableIdentitiesBean.class).setUnremovable().build();
     }
 
     /** The endpoint's route, as WebSockets Next registers its own: at the mount path read at runtime. */

@@ -29,6 +29,7 @@ import io.quarkiverse.cable.runtime.history.Recovery;
 import io.quarkiverse.cable.runtime.history.RecoveryOutcomes;
 import io.quarkiverse.cable.runtime.history.ReplayLimits;
 import io.quarkiverse.cable.runtime.history.ReplayQuota;
+import io.quarkiverse.cable.runtime.identity.EngineIdentities;
 import io.quarkiverse.cable.runtime.json.JsonPayloads;
 import io.quarkiverse.cable.runtime.memory.MemoryTransport;
 import io.quarkiverse.cable.runtime.sse.SseSettings;
@@ -117,6 +118,10 @@ public final class CableEngine implements Cable {
      * false never joins the caller's transaction.
      */
     CompletionStage<Void> broadcast(String channel, Object payload, boolean joinTransaction) {
+        CableException reserved = EngineIdentities.refusal(channel);
+        if (reserved != null) {
+            return rejected(reserved, joinTransaction);
+        }
         if (payload == null) {
             return rejected(new CableException.InvalidMessage("Cable broadcast payload must not be null"),
                     joinTransaction);
@@ -136,6 +141,14 @@ public final class CableEngine implements Cable {
                     joinTransaction);
         }
         return send(channel, encoded, false, joinTransaction);
+    }
+
+    /**
+     * A command of the cable itself ({@code payload} is JSON text) on a reserved channel the application's broadcasts
+     * are refused on; joins the caller's transaction like a broadcast.
+     */
+    public CompletionStage<Void> broadcastCommand(String channel, byte[] payload) {
+        return send(channel, payload, false, true);
     }
 
     /** From now on, broadcasts made inside an active JTA transaction join it. */

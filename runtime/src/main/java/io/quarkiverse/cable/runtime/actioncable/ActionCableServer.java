@@ -143,6 +143,21 @@ public class ActionCableServer implements CableConnections {
         return closed;
     }
 
+    /**
+     * Remote disconnect of one identity (a command read from the database): every connection identified by exactly
+     * {@code identifiers}, not only the first, gets {@code {"type":"disconnect","reason":"remote",...}} and a close.
+     */
+    public int disconnectIdentity(Map<String, String> identifiers, boolean reconnect) {
+        int closed = 0;
+        for (ActionCableConnection connection : connections.values()) {
+            if (identifiers.equals(connection.identifiers())) {
+                connection.disconnect("remote", reconnect);
+                closed++;
+            }
+        }
+        return closed;
+    }
+
     /** Identifiers with at least one stream on this node (each has one frame encoder). */
     public int encoderCount() {
         return frames.size();

@@ -12,6 +12,7 @@ import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.runtime.delivery.DirectDelivery;
 import io.quarkiverse.cable.runtime.history.GroupRecovery;
+import io.quarkiverse.cable.runtime.identity.IdentityChannels;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
@@ -116,7 +117,7 @@ class ActionCableSubscription implements ChannelSubscription {
 
     @Override
     public void streamFrom(String cableChannel) {
-        if (streams.containsKey(cableChannel)) {
+        if (streams.containsKey(cableChannel) || reserved(cableChannel)) {
             return;
         }
         EncodedFrames frames = server.acquireFrames(identifier, extended);
@@ -139,6 +140,9 @@ class ActionCableSubscription implements ChannelSubscription {
 
     @Override
     public void streamFrom(String cableChannel, java.util.Optional<io.quarkiverse.cable.StreamPosition> cursor) {
+        if (reserved(cableChannel)) {
+            return;
+        }
         if (confirmed || streams.containsKey(cableChannel)) {
             streamFrom(cableChannel);
             return;
@@ -168,6 +172,20 @@ class ActionCableSubscription implements ChannelSubscription {
         }
         stream.closed().whenComplete((ignored, failure) -> server.releaseFrames(identifier, extended));
         streams.put(cableChannel, stream);
+    }
+
+    /**
+     * Another identity's channel, or the cable's control channel: whatever the channel computed the name from (often a
+     * client's parameter), it is not streamed, and a subscription still being set up is rejected.
+     */
+    private boolean reserved(String cableChannel) {
+        if (!IdentityChannels.refused(cableChannel, connection.identifiers())) {
+            return false;
+        }
+        server.invalid("reserved", "Action Cable connection " + connection.id + " asked to stream reserved channel "
+                + ActionCableCommand.clip(cableChannel) + " of another identity (refused)");
+        rejected = true;
+        return true;
     }
 
     /** The history step of cursor streams of a subscription that asked for no history itself. */

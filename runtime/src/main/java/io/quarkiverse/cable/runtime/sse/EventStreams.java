@@ -27,6 +27,7 @@ public final class EventStreams {
     public static Multi<OutboundSseEvent> stream(CableEngine engine, String channel, String lastEventId) {
         // Taken now, on the request's thread: how to close this stream's connection when its client stops reading.
         Runnable closeConnection = ConnectionCloser.forCurrentRequest();
+        SseAuthorization.checkReserved(channel);
         io.quarkiverse.cable.runtime.authz.StreamAuthorizer authorizer = SseAuthorization.active();
         if (authorizer != null) {
             // Refused: thrown here, before Quarkus REST has the stream, so the answer is 403 and nothing subscribed.

@@ -11,6 +11,7 @@ import jakarta.ws.rs.ForbiddenException;
 
 import io.quarkiverse.cable.StreamRequest;
 import io.quarkiverse.cable.runtime.authz.StreamAuthorizer;
+import io.quarkiverse.cable.runtime.identity.IdentityChannels;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
 import io.quarkus.arc.InstanceHandle;
@@ -62,6 +63,27 @@ final class SseAuthorization {
         }
         if (!authorizer.decideNow(new StreamRequest(channel, StreamRequest.Front.SSE,
                 StreamAuthorizer.orAnonymous(identity), path, Map.of(), headers))) {
+            throw new ForbiddenException();
+        }
+    }
+
+    /**
+     * Refuses (403) another identity's reserved channel and the control channel: the request's identity is
+     * {@code user=<principal>} when it is authenticated, as for WebSockets Next connections.
+     */
+    static void checkReserved(String channel) {
+        if (!channel.startsWith(IdentityChannels.PREFIX) && !IdentityChannels.isControl(channel)) {
+            return;
+        }
+        SecurityIdentity identity;
+        try {
+            identity = identity(currentRequest());
+        } catch (RuntimeException e) {
+            throw new ForbiddenException();
+        }
+        Map<String, String> own = identity == null || identity.isAnonymous() ? Map.of()
+                : Map.of("user", identity.getPrincipal().getName());
+        if (IdentityChannels.refused(channel, own)) {
             throw new ForbiddenException();
         }
     }

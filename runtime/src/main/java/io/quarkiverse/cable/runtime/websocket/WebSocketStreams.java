@@ -27,6 +27,7 @@ import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.delivery.Delivery;
 import io.quarkiverse.cable.runtime.delivery.DirectDelivery;
 import io.quarkiverse.cable.runtime.delivery.OrderedMailbox;
+import io.quarkiverse.cable.runtime.identity.IdentityChannels;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -162,6 +163,9 @@ public class WebSocketStreams implements CableStreams {
             if (problem != null) {
                 return CompletableFuture.failedFuture(new CableException.InvalidMessage(problem));
             }
+            if (IdentityChannels.refused(channel, identity(connection))) {
+                return CompletableFuture.failedFuture(new CableException.Forbidden(channel));
+            }
             if (!authorizer.active()) {
                 return onContext(startStream(connection, channel, callback), caller);
             }
@@ -189,6 +193,30 @@ public class WebSocketStreams implements CableStreams {
             // The documented contract: every refusal is the failed stage, never an exception thrown at the call.
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * The identity of a WebSockets Next connection as {@link io.quarkiverse.cable.CableIdentities} names it:
+     * {@code user=<principal>} (the Action Cable default) when the upgrade recorded an authenticated identity, which
+     * it does when the application has a {@code StreamAuthorization} bean; empty otherwise.
+     */
+    static Map<String, String> identity(WebSocketConnection connection) {
+        io.quarkus.security.identity.SecurityIdentity identity = UpgradeIdentity.identity(connection.userData());
+        return identity.isAnonymous() ? Map.of() : Map.of("user", identity.getPrincipal().getName());
+    }
+
+    /** Remote disconnect: closes (1000, "remote") every open WebSockets Next connection of exactly that identity. */
+    public int disconnectIdentity(Map<String, String> identifiers, boolean reconnect) {
+        if (!connections.isResolvable()) {
+            return 0;
+        }
+        List<WebSocketConnection> matching = connections.get().stream()
+                .filter(connection -> identifiers.equals(identity(connection))).toList();
+        // WebSockets Next has no reconnect hint: a plain close, which the application's client treats as it wants.
+        matching.forEach(connection -> connection.close(new CloseReason(1000, "remote")).subscribe().with(ignored -> {
+        }, failure -> engine.recordFailure(CableStats.Failure.SEND, "Cable: remote disconnect of connection "
+                + connection.id() + " failed: " + failure)));
+        return matching.size();
     }
 
     /** A {@link CableStreams#start} call as the application's bean sees it: the identity the upgrade had. */
@@ -313,6 +341,11 @@ public class WebSocketStreams implements CableStreams {
                             : engine.channelProblem(channel);
             if (problem != null) {
                 reject(connection, problem);
+                return;
+            }
+            if (IdentityChannels.refused(channel, identity(connection))) {
+                reject(connection, "Cable stream '" + template + "' resolved to reserved channel '" + channel
+                        + "' of another identity");
                 return;
             }
             channels.add(channel);

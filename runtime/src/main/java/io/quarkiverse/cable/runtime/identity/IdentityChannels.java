@@ -1,0 +1,60 @@
+package io.quarkiverse.cable.runtime.identity;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+
+/**
+ * The names of the reserved channels: one per identity for the application's broadcasts ({@code stream_for}), and one
+ * for the whole cable carrying the disconnect commands. Clients cannot choose either: a stream request names an
+ * identity channel only for its own identity, and the control channel never.
+ */
+public final class IdentityChannels {
+
+    public static final String PREFIX = "cable:identity:";
+    /** Disconnect commands of every identity: rare, so one channel read by every node beats one per connection. */
+    public static final String CONTROL = "cable:control:disconnect";
+
+    private IdentityChannels() {
+    }
+
+    /** The identity's channel; identifiers sorted by key so that the name does not depend on the map's order. */
+    public static String of(Map<String, String> identifiers) {
+        if (identifiers == null || identifiers.isEmpty()) {
+            throw new IllegalArgumentException("An identity has at least one identifier; anonymous connections have none");
+        }
+        StringJoiner name = new StringJoiner("&", PREFIX, "");
+        new TreeMap<>(identifiers).forEach((key, value) -> {
+            if (key == null || value == null) {
+                throw new IllegalArgumentException("Identifiers must not be null: " + identifiers);
+            }
+            name.add(encode(key) + "=" + encode(value));
+        });
+        return name.toString();
+    }
+
+    /** Whether the application's broadcast API must refuse {@code channel}: only the cable writes commands. */
+    public static boolean isControl(String channel) {
+        return CONTROL.equals(channel);
+    }
+
+    /**
+     * Whether a connection identified by {@code own} (empty when anonymous) must not stream {@code channel}: another
+     * identity's channel, or the control channel.
+     */
+    public static boolean refused(String channel, Map<String, String> own) {
+        if (isControl(channel)) {
+            return true;
+        }
+        if (!channel.startsWith(PREFIX)) {
+            return false;
+        }
+        return own == null || own.isEmpty() || !channel.equals(of(own));
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+}
