@@ -160,13 +160,44 @@ public class HttpBroadcasts {
         return MessageDigest.isEqual(presented, secret) ? 0 : 403;
     }
 
+    /** How long, and for how many bytes, a body refused as too large is still read (and dropped) before closing. */
+    private static final long LINGER_MILLIS = 2_000;
+
     private void refuse(RoutingContext context, int status, String message) {
         engine.recordFailure(CableStats.Failure.INVALID, "HTTP broadcast refused with " + status + ": " + message);
         answer(context, status, message);
-        if (status == 413) {
-            // The rest of the body is not read: close instead of leaving it in the connection.
-            context.response().close();
+        HttpServerRequest request = context.request();
+        if (status == 413 && !request.isEnded()) {
+            lingeringClose(context, request);
         }
+    }
+
+    /**
+     * Closes the connection of a body refused before it was all read, once the client stopped sending. Closing while
+     * its bytes still arrive would reset the connection, and the client could lose the 413 with it (it would see the
+     * connection drop instead): the rest is read and dropped, at most {@code max-body-size} more bytes and for at
+     * most {@link #LINGER_MILLIS}, so nothing is held and a client that keeps sending is still cut off.
+     */
+    private void lingeringClose(RoutingContext context, HttpServerRequest request) {
+        long[] dropped = { 0 };
+        Runnable close = () -> {
+            if (!context.response().closed()) {
+                context.response().close();
+            }
+        };
+        long timer = context.vertx().setTimer(LINGER_MILLIS, ignored -> close.run());
+        request.handler(chunk -> {
+            dropped[0] += chunk.length();
+            if (dropped[0] > maxBodySize) {
+                context.vertx().cancelTimer(timer);
+                close.run();
+            }
+        });
+        request.endHandler(ignored -> {
+            context.vertx().cancelTimer(timer);
+            close.run();
+        });
+        request.resume();
     }
 
     private static void answer(RoutingContext context, int status, String message) {
