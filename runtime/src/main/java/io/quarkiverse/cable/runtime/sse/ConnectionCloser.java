@@ -18,20 +18,8 @@ final class ConnectionCloser {
     private ConnectionCloser() {
     }
 
-    /** The closer of {@code response}'s connection, or null without a response (outside an HTTP request). */
-    static Runnable forResponse(HttpServerResponse response) {
-        if (response == null) {
-            return null;
-        }
-        return () -> {
-            if (!response.closed()) {
-                response.reset();
-            }
-        };
-    }
-
-    /** The current request's response, or null outside an HTTP request. */
-    static HttpServerResponse currentResponse() {
+    /** The closer of the current request's connection, or null outside an HTTP request. */
+    static Runnable forCurrentRequest() {
         try {
             ArcContainer container = Arc.container();
             if (container == null || !container.requestContext().isActive()) {
@@ -45,7 +33,12 @@ final class ConnectionCloser {
                 if (context == null) {
                     return null;
                 }
-                return context.response();
+                HttpServerResponse response = context.response();
+                return () -> {
+                    if (!response.closed()) {
+                        response.reset();
+                    }
+                };
             }
         } catch (RuntimeException e) {
             return null;

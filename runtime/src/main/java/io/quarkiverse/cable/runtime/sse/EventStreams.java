@@ -2,7 +2,6 @@ package io.quarkiverse.cable.runtime.sse;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Executor;
 
 import jakarta.ws.rs.sse.OutboundSseEvent;
 
@@ -18,9 +17,6 @@ import io.quarkiverse.cable.runtime.history.Recovery;
 import io.quarkiverse.cable.runtime.history.Replay;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.smallrye.mutiny.Multi;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServerResponse;
 
 /** The implementation of {@link CableEventStream}: a recovering subscription whose delivery emits events. */
 public final class EventStreams {
@@ -29,20 +25,15 @@ public final class EventStreams {
     }
 
     public static Multi<OutboundSseEvent> stream(CableEngine engine, String channel, String lastEventId) {
-        // Taken now, on the request's thread: how to close this stream's connection when its client stops reading, and
-        // how to write chunks of a replay to its response.
-        HttpServerResponse response = ConnectionCloser.currentResponse();
-        Runnable closeConnection = ConnectionCloser.forResponse(response);
-        ReplayWriter writer = response == null ? null : new ReplayWriter(response);
-        // Also taken now: the request's context, where a replay continues after each of its chunks.
-        Executor yielder = replayYielder();
+        // Taken now, on the request's thread: how to close this stream's connection when its client stops reading.
+        Runnable closeConnection = ConnectionCloser.forCurrentRequest();
         SseAuthorization.checkReserved(channel);
         io.quarkiverse.cable.runtime.authz.StreamAuthorizer authorizer = SseAuthorization.active();
         if (authorizer != null) {
             // Refused: thrown here, before Quarkus REST has the stream, so the answer is 403 and nothing subscribed.
             SseAuthorization.check(authorizer, channel);
         }
-        SseStream stream = new SseStream(engine, channel, lastEventId, closeConnection, yielder, writer);
+        SseStream stream = new SseStream(engine, channel, lastEventId, closeConnection);
         return Multi.createFrom().publisher(stream.outbox);
     }
 
@@ -60,13 +51,12 @@ public final class EventStreams {
         private volatile LocalSubscription subscription;
         private volatile StallWatch.Watched watched;
 
-        SseStream(CableEngine engine, String channel, String lastEventId, Runnable closeConnection,
-                Executor yielder, ReplayWriter writer) {
+        SseStream(CableEngine engine, String channel, String lastEventId, Runnable closeConnection) {
             this.engine = engine;
             this.channel = channel;
             this.lastEventId = lastEventId;
             this.closeConnection = closeConnection;
-            this.outbox = new SseOutbox(engine.sseSettings(), this, yielder, writer);
+            this.outbox = new SseOutbox(engine.sseSettings(), this);
         }
 
         @Override
@@ -203,18 +193,6 @@ public final class EventStreams {
                 }
             }
         };
-    }
-
-    /**
-     * Runs a task later on the current Vert.x context (a new task of its event loop, queued behind the ones it has),
-     * or null outside one.
-     */
-    private static Executor replayYielder() {
-        Context context = Vertx.currentContext();
-        if (context == null) {
-            return null;
-        }
-        return task -> context.runOnContext(ignored -> task.run());
     }
 
     private static boolean refusedForLoad(CableException.HistoryUnavailable reason) {

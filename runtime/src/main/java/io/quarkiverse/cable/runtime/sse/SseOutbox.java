@@ -2,9 +2,7 @@ package io.quarkiverse.cable.runtime.sse;
 
 import java.util.ArrayDeque;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
-import java.util.concurrent.RejectedExecutionException;
 
 import jakarta.ws.rs.sse.OutboundSseEvent;
 
@@ -19,18 +17,6 @@ import io.quarkiverse.cable.CableMessage;
  * {@code maxPendingBytes} the stream is a slow consumer. A replay is not copied: the stream keeps a cursor into the
  * (shared, bounded by {@code max-replay}) replay and builds each event when it is asked for. Nothing is allocated
  * until the first event waits, so an idle stream costs a few small objects.
- * <p>
- * A replay is written in chunks. Handed to Quarkus REST one event at a time, each message is one formatting, one write
- * and one flush (a system call) on the connection's event loop, and Quarkus REST asks for the next event from the
- * completion of the previous write, which is synchronous when the socket takes the bytes: a whole replay ran in one
- * task of the event loop, and every other connection of that event loop (a healthy client's live event among them)
- * waited behind it, behind all of them in a storm of replays. So once Quarkus REST has written the response's head, a
- * replay goes out as chunks of up to {@link #REPLAY_CHUNK} events or {@link #REPLAY_CHUNK_CHARS} characters, each one
- * write of the response ({@link ReplayWriter}), the next chunk written when the previous one went to the socket: a
- * new task each, queued behind what the event loop already has to do. One chunk at most is in flight per stream, on
- * top of the byte bound of its live events. Without a writer (no HTTP request), or before the head is written, replay
- * events go to Quarkus REST, and after {@link #REPLAY_CHUNK} of them the rest continues in a new task of the stream's
- * context ({@code yielder}).
  */
 final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscription {
 
@@ -53,21 +39,9 @@ final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscrip
         void cancelled();
     }
 
-    /** Replay events handed over in one go before the rest of the replay waits for a new task. */
-    static final int REPLAY_CHUNK = 32;
-    /** The characters of one written chunk of a replay, at most (past it, the chunk ends after its current event). */
-    static final int REPLAY_CHUNK_CHARS = 16 * 1024;
-
     private final long maxPendingBytes;
     private final long stallTimeoutNanos;
     private final Lifecycle lifecycle;
-    /** Where the rest of a replay continues after a chunk (the request's Vert.x context); null: no chunks. */
-    private final Executor yielder;
-    /** Writes replay chunks to the response; null: replay events go to Quarkus REST one by one. */
-    private final ReplayWriter writer;
-    private boolean resumePending;
-    /** A replay chunk written and not yet on the socket: nothing else is handed over meanwhile. */
-    private boolean chunkInFlight;
     private Flow.Subscriber<? super OutboundSseEvent> subscriber;
     private ArrayDeque<Object> queue;
     private long pendingBytes;
@@ -79,12 +53,10 @@ final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscrip
     private boolean done;
     private volatile long progressNanos = System.nanoTime();
 
-    SseOutbox(SseSettings settings, Lifecycle lifecycle, Executor yielder, ReplayWriter writer) {
+    SseOutbox(SseSettings settings, Lifecycle lifecycle) {
         this.maxPendingBytes = settings.maxPendingBytes();
         this.stallTimeoutNanos = settings.stallTimeoutNanos();
         this.lifecycle = lifecycle;
-        this.yielder = yielder;
-        this.writer = writer;
     }
 
     @Override
@@ -227,15 +199,10 @@ final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscrip
             }
             draining = true;
         }
-        int replayed = 0;
         while (true) {
             OutboundSseEvent next = null;
             Throwable failure = null;
             boolean finish = false;
-            boolean yielding = false;
-            StringBuilder chunk = null;
-            // Asked outside the lock: the response has locks of its own.
-            boolean writable = writer != null && writer.ready();
             Flow.Subscriber<? super OutboundSseEvent> target;
             synchronized (this) {
                 target = subscriber;
@@ -246,34 +213,7 @@ final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscrip
                 if (failing != null) {
                     failure = failing;
                     done = true;
-                } else if (chunkInFlight) {
-                    // The chunk's completion drains again.
-                    draining = false;
-                    again = false;
-                    return;
-                } else if (writable && queue != null && !queue.isEmpty() && demand > 0
-                        && queue.peek() instanceof ReplayCursor) {
-                    // Quarkus REST waits for its next event (demand), so it writes nothing meanwhile: the chunk
-                    // goes out between its writes, in order.
-                    chunk = takeChunk();
-                    chunkInFlight = true;
-                    progressNanos = System.nanoTime();
-                    draining = false;
-                    again = false;
-                } else if (queue != null && !queue.isEmpty() && demand > 0 && yielder != null
-                        && queue.peek() instanceof ReplayCursor && replayed >= REPLAY_CHUNK) {
-                    // A chunk of the replay was handed over: the rest waits for a new task, behind the others.
-                    draining = false;
-                    again = false;
-                    if (resumePending) {
-                        return;
-                    }
-                    resumePending = true;
-                    yielding = true;
                 } else if (queue != null && !queue.isEmpty() && demand > 0) {
-                    if (queue.peek() instanceof ReplayCursor) {
-                        replayed++;
-                    }
                     next = take();
                     demand--;
                     progressNanos = System.nanoTime();
@@ -288,14 +228,6 @@ final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscrip
                     return;
                 }
             }
-            if (yielding) {
-                resumeLater();
-                return;
-            }
-            if (chunk != null) {
-                writer.write(chunk, this::chunkWritten, this::chunkFailed);
-                return;
-            }
             if (failure != null) {
                 lifecycle.cancelled();
                 target.onError(failure);
@@ -306,53 +238,6 @@ final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscrip
                 target.onNext(next);
             }
         }
-    }
-
-    /** The next chunk of the replay at the head of the queue, taken off it. */
-    private StringBuilder takeChunk() {
-        ReplayCursor cursor = (ReplayCursor) queue.peek();
-        StringBuilder chunk = new StringBuilder(Math.min(REPLAY_CHUNK_CHARS + 1024, 4096));
-        int events = 0;
-        while (cursor.next < cursor.messages.size() && events < REPLAY_CHUNK && chunk.length() < REPLAY_CHUNK_CHARS) {
-            ReplayWriter.append(chunk, SharedEvents.of(cursor.messages.get(cursor.next++)));
-            events++;
-        }
-        if (cursor.next == cursor.messages.size()) {
-            queue.poll();
-        }
-        return chunk;
-    }
-
-    private void chunkWritten() {
-        synchronized (this) {
-            chunkInFlight = false;
-            progressNanos = System.nanoTime();
-        }
-        drain();
-    }
-
-    private void chunkFailed(Throwable failure) {
-        // The connection is gone (Quarkus REST's next write or its close handler ends the stream): nothing more for it.
-        synchronized (this) {
-            chunkInFlight = false;
-        }
-        fail(failure);
-    }
-
-    private void resumeLater() {
-        try {
-            yielder.execute(this::resume);
-        } catch (RejectedExecutionException e) {
-            // The context no longer takes tasks (shutting down): the stream continues on a thread of its own.
-            Thread.ofVirtual().name("cable-sse-replay").start(this::resume);
-        }
-    }
-
-    private void resume() {
-        synchronized (this) {
-            resumePending = false;
-        }
-        drain();
     }
 
     private OutboundSseEvent take() {
