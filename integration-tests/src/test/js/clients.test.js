@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
+import { inbox } from "./inbox.js";
 import { chromium } from "playwright-core";
 
 const BASE = process.env.CABLE_BASE;
@@ -30,36 +31,11 @@ async function post(path, body = "") {
   assert.ok(response.status < 300, `POST ${path}: ${response.status} ${await response.text()}`);
 }
 
-/** A queue of events a test awaits in order. */
-function inbox() {
-  const items = [];
-  const waiters = [];
-  return {
-    push(item) {
-      items.push(item);
-      waiters.splice(0).forEach((wake) => wake());
-    },
-    async next(predicate, what) {
-      const deadline = Date.now() + TIMEOUT;
-      for (;;) {
-        const index = items.findIndex(predicate);
-        if (index >= 0) return items.splice(index, 1)[0];
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`timed out waiting for ${what}; have ${JSON.stringify(items)}`);
-        await new Promise((wake) => {
-          waiters.push(wake);
-          setTimeout(wake, Math.min(left, 1000));
-        });
-      }
-    },
-  };
-}
-
 test("@rails/actioncable in Node with ws", async () => {
   const ActionCable = await import("@rails/actioncable");
   ActionCable.adapters.WebSocket = WebSocket;
   const consumer = ActionCable.createConsumer(`${WS_BASE}/cable?user=node-rails`);
-  const events = inbox();
+  const events = inbox(TIMEOUT);
   const subscription = consumer.subscriptions.create(
     { channel: "ChatChannel", room: "node-rails" },
     {
@@ -97,7 +73,7 @@ test("@anycable/core (the engine of @anycable/web) in Action Cable mode", async 
     protocol: "actioncable-v1-json",
     logLevel: "warn",
   });
-  const events = inbox();
+  const events = inbox(TIMEOUT);
   const channel = cable.subscribeTo("ChatChannel", { room: "node-anycable" });
   channel.on("message", (message) => events.push({ type: "received", message }));
   cable.on("disconnect", (event) => events.push({ type: "disconnected", reason: event && event.reason }));
@@ -309,7 +285,7 @@ test("Turbo 8 refreshes broadcast later are debounced on the server", async () =
   ActionCable.adapters.WebSocket = WebSocket;
   const signed = await (await fetch(`${BASE}/cable-admin/turbo/node-refresh/signed`)).text();
   const consumer = ActionCable.createConsumer(`${WS_BASE}/cable?user=node-turbo`);
-  const events = inbox();
+  const events = inbox(TIMEOUT);
   const received = [];
   consumer.subscriptions.create({ channel: "Turbo::StreamsChannel", signed_stream_name: signed }, {
     connected() { events.push({ type: "connected" }); },

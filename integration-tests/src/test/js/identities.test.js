@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import WebSocket from "ws";
+import { inbox } from "./inbox.js";
 
 const BASE = process.env.CABLE_BASE;
 assert.ok(BASE, "CABLE_BASE must name the application, e.g. http://127.0.0.1:8081");
@@ -21,37 +22,12 @@ async function post(path, body = "") {
   assert.equal(response.status, 202, `POST ${path}: ${response.status} ${await response.text()}`);
 }
 
-/** Events a test awaits in order (bounded waits, woken on every push). */
-function inbox() {
-  const items = [];
-  const waiters = [];
-  return {
-    push(item) {
-      items.push(item);
-      waiters.splice(0).forEach((wake) => wake());
-    },
-    async next(predicate, what) {
-      const deadline = Date.now() + TIMEOUT;
-      for (;;) {
-        const index = items.findIndex(predicate);
-        if (index >= 0) return items.splice(index, 1)[0];
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`timed out waiting for ${what}; have ${JSON.stringify(items)}`);
-        await new Promise((wake) => {
-          waiters.push(wake);
-          setTimeout(wake, Math.min(left, 1000));
-        });
-      }
-    },
-  };
-}
-
 test("@rails/actioncable: broadcast_to reaches the inbox, a remote disconnect without reconnect ends it", async () => {
   const ActionCable = await import("@rails/actioncable");
   ActionCable.adapters.WebSocket = WebSocket;
   const user = `rails${RUN}`;
   const consumer = ActionCable.createConsumer(`${WS_BASE}/cable?user=${user}`);
-  const events = inbox();
+  const events = inbox(TIMEOUT);
   consumer.subscriptions.create({ channel: "InboxChannel" }, {
     connected() { events.push({ type: "connected" }); },
     disconnected(details) { events.push({ type: "disconnected", willAttemptReconnect: details.willAttemptReconnect }); },
@@ -77,7 +53,7 @@ test("@anycable/core: reason remote; reconnect true reconnects, false closes for
     protocol: "actioncable-v1-json",
     logLevel: "warn",
   });
-  const events = inbox();
+  const events = inbox(TIMEOUT);
   const channel = cable.subscribeTo("InboxChannel");
   channel.on("message", (message) => events.push({ type: "received", message }));
   cable.on("connect", (event) => events.push({ type: "connected", reconnect: !!(event && event.reconnect) }));
