@@ -125,7 +125,7 @@ class GaleraIT {
         String jsRoom = "galera-js-" + UUID.randomUUID();
         NodeClients js = NodeClients.start(a.port, jsRoom);
         try {
-            await().atMost(WAIT).until(() -> running(js) && js.saw("rec", "frame",
+            await().atMost(WAIT).until(() -> js.running() && js.saw("rec", "frame",
                     f -> "confirm_history".equals(f.getString("type"))) && js.saw("live", "connected", d -> true));
             phaseTwo(both, rooms, subscribers, first, js, jsRoom);
         } finally {
@@ -202,7 +202,7 @@ class GaleraIT {
         try {
             await().atMost(WAIT).until(() -> {
                 NodeClients.Event back = js.first("live", "connected", d -> d.getBoolean("reconnected"), droppedAt[0]);
-                return running(js) && js.first("rec", "frame", f -> "confirm_history".equals(f.getString("type")),
+                return js.running() && js.first("rec", "frame", f -> "confirm_history".equals(f.getString("type")),
                         droppedAt[0]) != null && back != null && js.first("live", "msg", m -> true, back.nanos()) != null;
             });
         } finally {
@@ -221,13 +221,7 @@ class GaleraIT {
 
         // @anycable/core: every acknowledged message once, in order, across its reconnect; at most once what had an
         // unknown outcome; its history never refused (the Galera cluster's identity did not change).
-        List<String> rec = js.payloads("rec");
-        assertThat(rec).as("@anycable/core: each message once").doesNotHaveDuplicates();
-        NodeClients.assertEachProducerInOrder("@anycable/core", rec);
-        assertThat(rec).as("@anycable/core: every acknowledged message").containsAll(chatAcknowledged);
-        Set<String> allowed = new HashSet<>(chatAcknowledged);
-        allowed.addAll(chatUnknown);
-        assertThat(allowed).as("@anycable/core: nothing that was not sent").containsAll(rec);
+        js.assertDeliveredExactly("rec", "@anycable/core", chatAcknowledged, chatUnknown);
         assertThat(js.of("rec", "frame").stream().map(e -> e.json().getString("type")))
                 .as("@anycable/core: its history was never refused").doesNotContain("reject_history");
         assertThat(js.first("rec", "connect", c -> c.getBoolean("reconnect"), droppedAt[0])).isNotNull();
@@ -245,14 +239,6 @@ class GaleraIT {
                 + " and missed %d acknowledged messages while away%n", chatAcknowledged.size(),
                 TimeUnit.NANOSECONDS.toMillis(back.nanos() - droppedAt[0]),
                 chatAcknowledged.stream().filter(m -> !liveGot.contains(m)).count());
-    }
-
-    /** Whether the Node process still runs; fails the wait at once with its output when it does not. */
-    private static boolean running(NodeClients clients) {
-        if (!clients.alive()) {
-            throw new AssertionError("the Node clients exited: " + clients.diagnostics());
-        }
-        return true;
     }
 
     /** Concurrent producers; each message's answer: 202 acknowledged, 504 unknown (CommitUnknown), else failed. */

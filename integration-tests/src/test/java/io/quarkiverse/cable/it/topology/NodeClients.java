@@ -7,9 +7,12 @@ import java.io.File;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -116,8 +119,12 @@ final class NodeClients implements AutoCloseable {
         }
     }
 
-    boolean alive() {
-        return node.isAlive();
+    /** Whether the Node process still runs; fails the wait at once with its output when it does not. */
+    boolean running() {
+        if (!node.isAlive()) {
+            throw new AssertionError("the Node clients exited: " + diagnostics());
+        }
+        return true;
     }
 
     private void send(String command) throws Exception {
@@ -136,6 +143,20 @@ final class NodeClients implements AutoCloseable {
         } catch (Exception e) {
             node.destroyForcibly();
         }
+    }
+
+    /**
+     * What {@code client} received is every acknowledged message exactly once, each producer's in order, and of the
+     * messages of unknown outcome at most once: nothing else.
+     */
+    void assertDeliveredExactly(String client, String name, Collection<String> acknowledged, Set<String> unknown) {
+        List<String> got = payloads(client);
+        assertThat(got).as("%s: each message once", name).doesNotHaveDuplicates();
+        assertEachProducerInOrder(name, got);
+        assertThat(got).as("%s: every acknowledged message", name).containsAll(acknowledged);
+        Set<String> allowed = new HashSet<>(acknowledged);
+        allowed.addAll(unknown);
+        assertThat(allowed).as("%s: nothing that was not sent", name).containsAll(got);
     }
 
     /** Payloads "pN-k" of one producer N arrive with k increasing. */

@@ -168,7 +168,9 @@ class PgBouncerIT {
      * again 2 s later, while one producer per node keeps broadcasting. Every acknowledged message is delivered once
      * on both nodes, each producer's in order, and messages of unknown outcome (504) at most once; prints the time
      * from the kill (and from PgBouncer's restart) to the first delivery, on each node, of a message sent after the
-     * kill.
+     * kill. Real clients on node A ride through it: a pooler's fault is between the cable and the database, so their
+     * connections stay up, and both (@anycable/core recovering, @rails/actioncable live) get every acknowledged
+     * message of their chat room once, in order, without a reconnect.
      */
     @Test
     void aPgBouncerKilledUnderLoadLosesNothingAcknowledgedAndDeliveryResumes() throws Exception {
@@ -177,6 +179,10 @@ class PgBouncerIT {
         List<CableNode> both = start("killed-a", "killed-b", config);
         String room = "bouncer-kill-" + UUID.randomUUID();
         List<WsClient> subscribers = List.of(subscribe(both.get(0), room), subscribe(both.get(1), room));
+        String jsRoom = "bouncer-js-" + UUID.randomUUID();
+        NodeClients js = NodeClients.start(both.get(0).port, jsRoom);
+        List<String> chatAcknowledged = Collections.synchronizedList(new ArrayList<>());
+        Set<String> chatUnknown = ConcurrentHashMap.newKeySet();
         List<String> acknowledged = Collections.synchronizedList(new ArrayList<>());
         Set<String> unknown = ConcurrentHashMap.newKeySet();
         Set<String> failed = ConcurrentHashMap.newKeySet();
@@ -187,6 +193,8 @@ class PgBouncerIT {
         long killedAt;
         long backAt;
         try {
+            await().atMost(WAIT).until(() -> js.running() && js.saw("rec", "frame",
+                    f -> "confirm_history".equals(f.getString("type"))) && js.saw("live", "connected", d -> true));
             List<Future<?>> running = new ArrayList<>();
             for (CableNode node : both) {
                 running.add(producers.submit(() -> {
@@ -200,6 +208,17 @@ class PgBouncerIT {
                             status = -1;
                         }
                         (status == 202 ? acknowledged : status == 504 ? unknown : failed).add(payload);
+                        // The same payload for the real clients' chat room (a ChatChannel message).
+                        try {
+                            status = node.broadcast("chat:" + jsRoom, "{\"m\":\"" + payload + "\"}").statusCode();
+                        } catch (Exception e) {
+                            status = -1;
+                        }
+                        if (status == 202) {
+                            chatAcknowledged.add(payload);
+                        } else if (status == 504) {
+                            chatUnknown.add(payload);
+                        }
                     }
                     return null;
                 }));
@@ -222,10 +241,25 @@ class PgBouncerIT {
             for (Future<?> producer : running) {
                 producer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             }
+            await().atMost(WAIT).until(() -> js.running() && js.payloads("rec").containsAll(chatAcknowledged)
+                    && js.payloads("live").containsAll(chatAcknowledged));
+            js.assertDeliveredExactly("rec", "@anycable/core", chatAcknowledged, chatUnknown);
+            js.assertDeliveredExactly("live", "@rails/actioncable", chatAcknowledged, chatUnknown);
+            // The pooler's fault never reached the clients: no reconnect, one subscription, no history refused.
+            assertThat(js.first("live", "connected", d -> d.getBoolean("reconnected"), Long.MIN_VALUE))
+                    .as("@rails/actioncable reconnected").isNull();
+            assertThat(js.first("rec", "connect", c -> c.getBoolean("reconnect"), Long.MIN_VALUE))
+                    .as("@anycable/core reconnected").isNull();
+            assertThat(js.of("rec", "frame").stream().map(e -> e.json().getString("type")))
+                    .as("@anycable/core's subscription frames").containsExactlyInAnyOrder("confirm_subscription",
+                            "confirm_history");
         } finally {
             producing.set(false);
             producers.shutdownNow();
+            js.close();
         }
+        System.out.printf("[figures] pgbouncer kill, real clients on node A: @anycable/core and @rails/actioncable got"
+                + " all %d acknowledged chat messages once, in order, without a reconnect%n", chatAcknowledged.size());
         System.out.printf("[figures] pgbouncer kill: acknowledged %d, unknown %d, failed %d; first delivery of a"
                 + " message sent after the kill: node A %d ms, node B %d ms after the kill (%d ms and %d ms after"
                 + " PgBouncer was back; outage %d ms)%n", acknowledged.size(), unknown.size(), failed.size(),

@@ -80,7 +80,7 @@ class PostgresFailoverIT {
             NodeClients clients = js;
             await().atMost(Duration.ofSeconds(60)).until(() -> live.saw("confirm_subscription")
                     && early.saw("confirm_subscription"));
-            await().atMost(Duration.ofSeconds(60)).until(() -> running(clients) && clients.saw("rec", "frame",
+            await().atMost(Duration.ofSeconds(60)).until(() -> clients.running() && clients.saw("rec", "frame",
                     f -> "confirm_history".equals(f.getString("type"))) && clients.saw("live", "connected", d -> true));
 
             ConcurrentLinkedQueue<String> acknowledged = new ConcurrentLinkedQueue<>();
@@ -136,13 +136,13 @@ class PostgresFailoverIT {
             // every epoch), while the producers go on: @anycable/core then asks for the history after its position in
             // that epoch, @rails/actioncable subscribes afresh.
             String firstEpoch = clients.of("rec", "msg").get(0).json().getString("epoch");
-            await().atMost(Duration.ofSeconds(120)).until(() -> running(clients) && clients.saw("rec", "msg",
+            await().atMost(Duration.ofSeconds(120)).until(() -> clients.running() && clients.saw("rec", "msg",
                     m -> !firstEpoch.equals(m.getString("epoch"))));
             long droppedAt = System.nanoTime();
             clients.drop();
             await().atMost(Duration.ofSeconds(120)).until(() -> {
                 NodeClients.Event back = clients.first("live", "connected", d -> d.getBoolean("reconnected"), droppedAt);
-                return running(clients) && acknowledgedAfterKill.size() >= 200
+                return clients.running() && acknowledgedAfterKill.size() >= 200
                         && clients.first("rec", "frame", f -> "confirm_history".equals(f.getString("type")),
                                 droppedAt) != null
                         && back != null && clients.first("live", "msg", m -> true, back.nanos()) != null;
@@ -285,14 +285,6 @@ class PostgresFailoverIT {
                 + " acknowledged messages (committed while it was away, or lost by the database)%n", replication,
                 rec.size(), recMissing.size(), TimeUnit.NANOSECONDS.toMillis(back.nanos() - droppedAt),
                 receivedAfterReconnect, missedWhileAway);
-    }
-
-    /** Whether the Node process still runs; fails the wait at once with its output when it does not. */
-    private static boolean running(NodeClients clients) {
-        if (!clients.alive()) {
-            throw new AssertionError("the Node clients exited: " + clients.diagnostics());
-        }
-        return true;
     }
 
     /** What the new primary holds for the channel (the payloads' "m"). */
