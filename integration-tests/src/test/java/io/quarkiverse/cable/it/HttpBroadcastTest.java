@@ -22,7 +22,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * The HTTP publish endpoint with the requests of AnyCable's HTTP broadcaster: single and batch bodies answered 201
  * once committed and delivered exactly, in order; refused without or with a wrong secret; bodies and batches over
  * their bounds and invalid ones refused with nothing of them broadcast (a marker broadcast after the refusal is the
- * first thing received); commands refused as unsupported.
+ * first thing received); commands other than a well-formed disconnect refused.
  */
 @QuarkusTest
 @DatabaseIndependent
@@ -117,10 +117,15 @@ class HttpBroadcastTest {
                 + GemBroadcaster.item("c".repeat(1025), "\"x\"") + "]");
         assertThat(longChannel.statusCode()).isEqualTo(400);
         assertThat(longChannel.body()).contains("max-channel-length");
-        HttpResponse<String> disconnect = gem().post(
-                "{\"command\":\"disconnect\",\"payload\":{\"identifier\":\"{\\\"user\\\":\\\"u1\\\"}\",\"reconnect\":false}}");
-        assertThat(disconnect.statusCode()).isEqualTo(422);
-        assertThat(disconnect.body()).contains("commands are not supported");
+        // A command the cable does not know, and a disconnect without an identity: refused, the batch with them.
+        HttpResponse<String> unknownCommand = gem().post("[" + GemBroadcaster.item("http:invalid", "\"first\"")
+                + ",{\"command\":\"reload\",\"payload\":{}}]");
+        assertThat(unknownCommand.statusCode()).isEqualTo(422);
+        assertThat(unknownCommand.body()).contains("only disconnect is");
+        assertThat(gem().post("{\"command\":\"disconnect\",\"payload\":{\"identifier\":\"not json\"}}").statusCode())
+                .isEqualTo(400);
+        assertThat(gem().post("{\"command\":\"disconnect\",\"payload\":{\"reconnect\":true}}").statusCode())
+                .isEqualTo(400);
         assertMarkerFirst(received, "http:invalid");
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -152,6 +153,31 @@ class IdentityNodesTest {
         remote.disconnect(Map.of("user", user), false).toCompletableFuture().get(60, TimeUnit.SECONDS);
         session.awaitFrame("{\"type\":\"disconnect\",\"reason\":\"remote\",\"reconnect\":false}");
         assertThat(session.closeStatus.get(60, TimeUnit.SECONDS)).isEqualTo((short) 1000);
+    }
+
+    /**
+     * AnyCable's remote disconnect through the HTTP publish endpoint (what anycable-rails'
+     * {@code remote_connections.where(...).disconnect} sends): the identifier is the JSON text of the identifiers.
+     */
+    @Test
+    void theHttpPublishEndpointsDisconnectCommandClosesEverySessionOfTheIdentity() throws Exception {
+        String user = Channels.unique("dee");
+        String other = Channels.unique("bob");
+        List<WsClient> sessions = List.of(inbox(user), inbox(user));
+        WsClient bob = inbox(other);
+        String identifier = new JsonObject().put("user", user).encode();
+        HttpResponse<String> answer = new GemBroadcaster(base, GemBroadcaster.SECRET).post(new JsonObject()
+                .put("command", "disconnect")
+                .put("payload", new JsonObject().put("identifier", identifier).put("reconnect", false)).encode());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(201);
+        String frame = "{\"type\":\"disconnect\",\"reason\":\"remote\",\"reconnect\":false}";
+        for (WsClient session : sessions) {
+            session.awaitFrame(frame);
+            assertThat(session.closeStatus.get(60, TimeUnit.SECONDS)).isEqualTo((short) 1000);
+        }
+        remote.broadcast(Map.of("user", other), "still here").toCompletableFuture().get(60, TimeUnit.SECONDS);
+        bob.awaitFrame(message("\"still here\""));
+        assertThat(bob.closeStatus).isNotDone();
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.quarkiverse.cable.runtime.http;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
@@ -14,13 +16,21 @@ import io.vertx.core.json.JsonObject;
  * A request body of AnyCable's HTTP broadcaster, read and checked whole before anything is broadcast: one
  * {@code {"stream": ..., "data": ...}} object (an optional {@code meta} object is accepted and ignored), or a JSON
  * array of them (the gem's batching). {@code data} is the payload text (Rails sends its message already encoded as
- * JSON text); any other JSON value is broadcast as its JSON text. A {@code {"command": ...}} object asks for a
- * server command instead.
+ * JSON text); any other JSON value is broadcast as its JSON text. A {@code {"command": "disconnect", "payload":
+ * {"identifier": ..., "reconnect": ...}}} object (AnyCable's remote disconnect) closes the sessions of an identity
+ * instead: {@code identifier} is the JSON text of the identity's identifiers.
  */
 final class BroadcastBody {
 
-    /** One broadcast of a request. */
-    record Item(String stream, String data) {
+    /** One entry of a request: a broadcast, or a command. */
+    sealed interface Item {
+    }
+
+    record Broadcast(String stream, String data) implements Item {
+    }
+
+    /** Close every session of the identity on every node; {@code reconnect} is what their clients are told. */
+    record Disconnect(Map<String, String> identifiers, boolean reconnect) implements Item {
     }
 
     /** Why the body cannot be served, with the status it is answered with. */
@@ -36,7 +46,10 @@ final class BroadcastBody {
     private BroadcastBody() {
     }
 
-    /** The broadcasts of {@code body}, in order; refused with 400 (malformed), 413 (too many) or 422 (a command). */
+    /**
+     * The entries of {@code body}, in order; refused with 400 (malformed), 413 (too many) or 422 (a command other than
+     * {@code disconnect}).
+     */
     static List<Item> parse(Buffer body, int maxBatchLength, int maxChannelLength, long maxPayloadSize)
             throws Refused {
         Object decoded;
@@ -67,10 +80,7 @@ final class BroadcastBody {
 
     private static Item item(JsonObject entry, int index, int maxChannelLength, long maxPayloadSize) throws Refused {
         if (entry.containsKey("command")) {
-            // AnyCable's {"command":"disconnect","payload":{"identifier":...}} needs connection identities, which the
-            // cable does not track yet: say so instead of pretending to have done it.
-            throw new Refused(422, "Broadcast " + index + " is a command (" + entry.getValue("command")
-                    + "): commands are not supported, connections have no identities to disconnect by");
+            return command(entry, index);
         }
         if (!(entry.getValue("stream") instanceof String stream) || stream.isEmpty()) {
             throw new Refused(400, "Broadcast " + index + " has no \"stream\" string");
@@ -89,6 +99,43 @@ final class BroadcastBody {
             throw new Refused(400, "Broadcast " + index + "'s data is " + size
                     + " bytes, over quarkus.cable.max-payload-size (" + maxPayloadSize + " bytes)");
         }
-        return new Item(stream, data);
+        return new Broadcast(stream, data);
+    }
+
+    private static Item command(JsonObject entry, int index) throws Refused {
+        if (!"disconnect".equals(entry.getValue("command"))) {
+            throw new Refused(422, "Broadcast " + index + " is a command the cable does not know ("
+                    + entry.getValue("command") + "): only disconnect is");
+        }
+        if (!(entry.getValue("payload") instanceof JsonObject payload)
+                || !(payload.getValue("identifier") instanceof String identifier)) {
+            throw new Refused(400, "Command " + index + " (disconnect) has no \"payload\" with an \"identifier\""
+                    + " string (the JSON text of the connection's identifiers)");
+        }
+        Object identifiers;
+        try {
+            identifiers = Json.decodeValue(identifier);
+        } catch (DecodeException e) {
+            identifiers = null;
+        }
+        if (!(identifiers instanceof JsonObject object) || object.isEmpty()) {
+            throw new Refused(400, "Command " + index + " (disconnect): its identifier is not the JSON text of an"
+                    + " object of identifiers");
+        }
+        Map<String, String> identity = new TreeMap<>();
+        for (Map.Entry<String, Object> field : object) {
+            Object value = field.getValue();
+            if (value == null || value instanceof JsonObject || value instanceof JsonArray) {
+                throw new Refused(400, "Command " + index + " (disconnect): identifier " + field.getKey()
+                        + " is not a string or a number");
+            }
+            identity.put(field.getKey(), value.toString());
+        }
+        Object reconnect = payload.getValue("reconnect");
+        if (reconnect != null && !(reconnect instanceof Boolean)) {
+            throw new Refused(400, "Command " + index + " (disconnect): reconnect must be true or false");
+        }
+        // Rails' RemoteConnection#disconnect reconnects unless told not to.
+        return new Disconnect(identity, reconnect == null || (Boolean) reconnect);
     }
 }

@@ -11,6 +11,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CableIdentities;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.Internal;
@@ -29,7 +30,8 @@ import io.vertx.ext.web.RoutingContext;
  * expects) once every broadcast of the body is committed, exactly as a {@code Cable.broadcast} stage completes.
  * <p>
  * Failures answer like the Java API's: {@code 400} for an invalid body, stream or payload (nothing of the body is
- * broadcast), {@code 413} for a body or batch over its bound (nothing is broadcast), {@code 422} for a command,
+ * broadcast), {@code 413} for a body or batch over its bound (nothing is broadcast), {@code 422} for a command other than
+ * {@code disconnect},
  * {@code 503} when the writer's queue is full or the cable stopped, {@code 504} when a commit's outcome is unknown,
  * {@code 500} when a broadcast was not stored. A batch is not atomic: on a 5xx, the broadcasts before the failing one
  * may have been delivered (the publisher retries the whole batch, as the gem does, and may deliver those twice).
@@ -43,6 +45,9 @@ public class HttpBroadcasts {
 
     @Inject
     CableRuntimeConfig config;
+
+    @Inject
+    CableIdentities identities;
 
     private byte[] secret;
     private long maxBodySize;
@@ -130,8 +135,12 @@ public class HttpBroadcasts {
         // In body order, from this one thread: the writer keeps that order per channel.
         CompletableFuture<?>[] stages = new CompletableFuture<?>[items.size()];
         for (int i = 0; i < stages.length; i++) {
-            BroadcastBody.Item item = items.get(i);
-            stages[i] = engine.withoutTransaction().broadcast(item.stream(), item.data()).toCompletableFuture();
+            stages[i] = switch (items.get(i)) {
+                case BroadcastBody.Broadcast broadcast -> engine.withoutTransaction()
+                        .broadcast(broadcast.stream(), broadcast.data()).toCompletableFuture();
+                case BroadcastBody.Disconnect disconnect -> identities
+                        .disconnect(disconnect.identifiers(), disconnect.reconnect()).toCompletableFuture();
+            };
         }
         Context vertx = Vertx.currentContext();
         CompletableFuture.allOf(stages).whenComplete((ignored, failure) -> {
