@@ -29,7 +29,7 @@ import io.quarkiverse.cable.runtime.history.Recovery;
 import io.quarkiverse.cable.runtime.history.RecoveryOutcomes;
 import io.quarkiverse.cable.runtime.history.ReplayLimits;
 import io.quarkiverse.cable.runtime.history.ReplayQuota;
-import io.quarkiverse.cable.runtime.identity.EngineIdentities;
+import io.quarkiverse.cable.runtime.identity.IdentityChannels;
 import io.quarkiverse.cable.runtime.json.JsonPayloads;
 import io.quarkiverse.cable.runtime.memory.MemoryTransport;
 import io.quarkiverse.cable.runtime.sse.SseSettings;
@@ -118,7 +118,7 @@ public final class CableEngine implements Cable {
      * false never joins the caller's transaction.
      */
     CompletionStage<Void> broadcast(String channel, Object payload, boolean joinTransaction) {
-        CableException reserved = EngineIdentities.refusal(channel);
+        CableException reserved = IdentityChannels.refusal(channel);
         if (reserved != null) {
             return rejected(reserved, joinTransaction);
         }

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
-import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableIdentities;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.runtime.CableEngine;
@@ -76,13 +75,5 @@ public final class EngineIdentities implements CableIdentities {
                         "Cable: a remote disconnect failed on this node", e);
             }
         }
-    }
-
-    /** Why the application's own broadcast on {@code channel} is refused, or null. */
-    public static CableException refusal(String channel) {
-        return IdentityChannels.isControl(channel)
-                ? new CableException.InvalidMessage("Cable channel '" + channel + "' is reserved for the cable's own"
-                        + " commands; use CableIdentities.disconnect")
-                : null;
     }
 }

@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 
+import io.quarkiverse.cable.CableException;
+
 /**
  * The names of the reserved channels: one per identity for the application's broadcasts ({@code stream_for}), and one
  * for the whole cable carrying the disconnect commands. Clients cannot choose either: a stream request names an
@@ -56,5 +58,16 @@ public final class IdentityChannels {
 
     private static String encode(String text) {
         return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Why the application's own broadcast on {@code channel} is refused, or null: only the cable writes commands. A
+     * rule of the channel names, so the engine asks here without knowing the rest of identities.
+     */
+    public static CableException refusal(String channel) {
+        return isControl(channel)
+                ? new CableException.InvalidMessage("Cable channel '" + channel + "' is reserved for the cable's own"
+                        + " commands; use CableIdentities.disconnect")
+                : null;
     }
 }
