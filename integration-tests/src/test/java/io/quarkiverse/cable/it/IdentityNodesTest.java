@@ -2,9 +2,11 @@ package io.quarkiverse.cable.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,7 @@ import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableIdentities;
 import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.identity.DisconnectCommand;
 import io.quarkiverse.cable.runtime.identity.EngineIdentities;
@@ -56,6 +59,10 @@ class IdentityNodesTest {
 
     @Inject
     CableIdentities identities;
+
+    @Inject
+    @Internal
+    CableEngine engine;
 
     @Inject
     AgroalDataSource dataSource;
@@ -129,6 +136,8 @@ class IdentityNodesTest {
         String other = Channels.unique("bob");
         List<WsClient> sessions = List.of(inbox(user), inbox(user), inbox(user));
         WsClient bob = inbox(other);
+        long commandsBefore = engine.stats().disconnectCommands();
+        long closedBefore = engine.stats().remotelyDisconnected();
         remote.disconnect(Map.of("user", user), false).toCompletableFuture().get(60, TimeUnit.SECONDS);
         String frame = "{\"type\":\"disconnect\",\"reason\":\"remote\",\"reconnect\":false}";
         for (WsClient session : sessions) {
@@ -136,6 +145,11 @@ class IdentityNodesTest {
             assertThat(session.closeStatus.get(60, TimeUnit.SECONDS)).isEqualTo((short) 1000);
             assertThat(session.received).filteredOn(frame::equals).hasSize(1);
         }
+        // Counted on the node that closed them (cable.identity.disconnect.commands, .disconnected.sessions).
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(engine.stats().disconnectCommands() - commandsBefore).isEqualTo(1);
+            assertThat(engine.stats().remotelyDisconnected() - closedBefore).isEqualTo(3);
+        });
         // bob is still connected and still receiving, on his own channel and on an ordinary one.
         remote.broadcast(Map.of("user", other), "still here").toCompletableFuture().get(60, TimeUnit.SECONDS);
         bob.awaitFrame(message("\"still here\""));

@@ -98,6 +98,8 @@ public final class CableStats {
     private final LongAdder historyReads = new LongAdder();
     private final LongAdder replaysCoalesced = new LongAdder();
     private final LongAdder sseSlowConsumers = new LongAdder();
+    private final LongAdder disconnectCommands = new LongAdder();
+    private final LongAdder remotelyDisconnected = new LongAdder();
     private final LongAdder identityChanges = new LongAdder();
     private final LongAdder lostInFailover = new LongAdder();
     private final Map<CableException.HistoryUnavailable.Reason, LongAdder> replaysRejected = new EnumMap<>(
@@ -173,6 +175,20 @@ public final class CableStats {
 
     public long historyReads() {
         return historyReads.sum();
+    }
+
+    /** A remote disconnect command applied on this node, closing {@code sessions} of its sessions. */
+    public void disconnectCommandApplied(int sessions) {
+        disconnectCommands.increment();
+        remotelyDisconnected.add(sessions);
+    }
+
+    public long disconnectCommands() {
+        return disconnectCommands.sum();
+    }
+
+    public long remotelyDisconnected() {
+        return remotelyDisconnected.sum();
     }
 
     public long replaysCoalesced() {

@@ -67,13 +67,15 @@ public final class EngineIdentities implements CableIdentities {
                     + IdentityChannels.CONTROL + " is not a disconnect command; ignored");
             return;
         }
+        int closed = 0;
         for (LocalSessions kind : sessions) {
             try {
-                kind.disconnect(command.identifiers(), command.reconnect());
+                closed += kind.disconnect(command.identifiers(), command.reconnect());
             } catch (RuntimeException e) {
                 engine.failureLog().record(CableStats.Failure.LISTENER, "identity",
                         "Cable: a remote disconnect failed on this node", e);
             }
         }
+        engine.stats().disconnectCommandApplied(closed);
     }
 }

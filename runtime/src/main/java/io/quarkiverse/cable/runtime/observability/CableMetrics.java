@@ -83,6 +83,11 @@ public class CableMetrics {
         counter("cable.history.replays.coalesced",
                 "History steps served by an identical read already in flight, without a query of their own", stats,
                 CableStats::replaysCoalesced);
+        counter("cable.identity.disconnect.commands",
+                "Remote disconnect commands (CableIdentities.disconnect) this node read and applied", stats,
+                CableStats::disconnectCommands);
+        counter("cable.identity.disconnected.sessions",
+                "Sessions of this node closed by a remote disconnect", stats, CableStats::remotelyDisconnected);
         counter("cable.sse.slow.consumer.disconnects",
                 "SSE streams closed as too slow: over sse.max-pending-bytes, or stalled for websocket.stall-timeout",
                 stats, CableStats::sseSlowConsumers);
