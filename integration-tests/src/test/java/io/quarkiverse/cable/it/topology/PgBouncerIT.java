@@ -208,16 +208,18 @@ class PgBouncerIT {
                             status = -1;
                         }
                         (status == 202 ? acknowledged : status == 504 ? unknown : failed).add(payload);
-                        // The same payload for the real clients' chat room (a ChatChannel message).
+                        // One message for the real clients' chat room (a ChatChannel message), named "pN-k" as
+                        // NodeClients' per-producer order check reads them.
+                        String chat = "p" + both.indexOf(node) + "-" + i;
                         try {
-                            status = node.broadcast("chat:" + jsRoom, "{\"m\":\"" + payload + "\"}").statusCode();
+                            status = node.broadcast("chat:" + jsRoom, "{\"m\":\"" + chat + "\"}").statusCode();
                         } catch (Exception e) {
                             status = -1;
                         }
                         if (status == 202) {
-                            chatAcknowledged.add(payload);
+                            chatAcknowledged.add(chat);
                         } else if (status == 504) {
-                            chatUnknown.add(payload);
+                            chatUnknown.add(chat);
                         }
                     }
                     return null;
