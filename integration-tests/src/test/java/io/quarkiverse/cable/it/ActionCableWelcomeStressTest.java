@@ -133,11 +133,19 @@ class ActionCableWelcomeStressTest {
                     CompletableFuture.allOf(burst.stream().map(Client::welcomed).toArray(CompletableFuture[]::new))
                             .get(BURST_WAIT.toSeconds(), TimeUnit.SECONDS);
                 } catch (TimeoutException e) {
-                    long missing = burst.stream().filter(client -> !client.welcomed().isDone()).count();
-                    long closed = burst.stream().filter(client -> !client.welcomed().isDone() && client.ended().isDone())
-                            .count();
-                    throw new AssertionError(missing + " of " + BURST + " connections opened after " + opened
-                            + " were not welcomed within " + BURST_WAIT + " (" + closed + " of them closed); "
+                    // Each one that waits, as both sides see it: closed on the client (also a close that came before
+                    // its handlers were attached, which no close handler hears), and how the server holds it.
+                    List<String> waiting = new ArrayList<>();
+                    for (int i = 0; i < burst.size(); i++) {
+                        Client client = burst.get(i);
+                        if (!client.welcomed().isDone()) {
+                            String user = "burst-" + (opened + i);
+                            waiting.add(user + ": client socket closed " + client.socket().isClosed() + ", close heard "
+                                    + client.ended().isDone() + "; server: " + server.describe("user", user));
+                        }
+                    }
+                    throw new AssertionError(waiting.size() + " of " + BURST + " connections opened after " + opened
+                            + " were not welcomed within " + BURST_WAIT + ": " + waiting + "; "
                             + ThreadDumps.write("welcome-stress"), e);
                 }
                 for (Client client : burst) {

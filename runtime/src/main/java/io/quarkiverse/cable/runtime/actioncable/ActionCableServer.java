@@ -158,6 +158,22 @@ public class ActionCableServer implements CableConnections {
         return closed;
     }
 
+    /**
+     * How this node sees the connections identified with {@code key=value}, one line each (for a test's failure
+     * message: a client that waits for its welcome is told apart from one the server never registered).
+     */
+    public List<String> describe(String key, String value) {
+        List<String> lines = new ArrayList<>();
+        for (ActionCableConnection connection : connections.values()) {
+            if (value.equals(connection.identifiers().get(key))) {
+                lines.add("connection " + connection.id + ": answered " + connection.answered() + ", closing "
+                        + connection.outbox.isClosing() + ", socket closed " + connection.outbox.isWireClosed()
+                        + ", pending bytes " + connection.outbox.pendingBytes());
+            }
+        }
+        return lines;
+    }
+
     /** Identifiers with at least one stream on this node (each has one frame encoder). */
     public int encoderCount() {
         return frames.size();
@@ -241,7 +257,13 @@ public class ActionCableServer implements CableConnections {
         }
         String frame = Frames.ping(TimeUnit.MILLISECONDS.toSeconds(System.currentTimeMillis()));
         for (ActionCableConnection connection : connections.values()) {
-            if (connection.answered()) {
+            if (connection.outbox.isWireClosed()) {
+                // Its socket closed without its close handler running (a close racing the upgrade): it is gone, and
+                // its streams must stop, as WebSocketStreams#sweep does for endpoint connections.
+                if (connections.remove(connection.id, connection)) {
+                    connection.closed();
+                }
+            } else if (connection.answered()) {
                 connection.outbox.send(frame);
             } else if (connection.unansweredFor(openBoundNanos)) {
                 connectionFailure("Action Cable connection " + connection.id + " was neither welcomed nor refused within"
@@ -268,8 +290,12 @@ public class ActionCableServer implements CableConnections {
         }
         ConnectionIdentification.Upgrade upgrade = ConnectionIdentification.upgrade(context);
         HttpConnection upgraded = context.request().connection();
-        context.request().toWebSocket().onSuccess(socket -> open(socket, upgraded, upgrade))
-                .onFailure(failure -> invalid("Action Cable upgrade failed: " + failure));
+        context.request().toWebSocket().onSuccess(socket -> open(socket, upgraded, upgrade)).onFailure(failure -> {
+            // Its own cause, so that a flood of bad frames cannot hide it; and the connection ends: a client that got
+            // its 101 before the failure would otherwise wait on a socket nothing serves, neither welcomed nor closed.
+            invalid("upgrade", "Action Cable upgrade failed: " + failure + "; closing the connection");
+            upgraded.close();
+        });
     }
 
     private void open(ServerWebSocket socket, HttpConnection upgraded, ConnectionIdentification.Upgrade upgrade) {
