@@ -34,6 +34,17 @@ public interface ChannelSubscription {
         streamFrom(channel);
     }
 
+    /**
+     * Lets this subscription's client whisper to the subscribers of cable channel {@code channel}
+     * ({@code @anycable/web}'s {@code channel.whisper(data)}): each whisper goes, through the database, to every
+     * subscription streaming {@code channel} on every node, except the ones of the whispering connection. Whispers are
+     * never stored in the channel's history, so never replayed, and are limited per connection
+     * ({@code quarkus.cable.limits.whisper-rate}). Receiving needs no call: every subscriber of a stream hears its
+     * whispers. One whisper channel per subscription; a later call replaces it. Without a call, the client's whispers
+     * are dropped.
+     */
+    void whisperTo(String channel);
+
     /** Stops streaming {@code channel}. */
     void stopStream(String channel);
 

@@ -11,7 +11,8 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * The demo's chat: {@code {"channel":"ChatChannel","room":"lobby"}} streams {@code chat:lobby}; {@code speak}
- * broadcasts a message to the room, {@code echo} answers only the subscriber. Room {@code forbidden} is rejected.
+ * broadcasts a message to the room, {@code echo} answers only the subscriber; clients may whisper to the room, except
+ * in room {@code nowhisper}. Room {@code forbidden} is rejected.
  */
 @CableChannel("ChatChannel")
 public class ChatChannel implements ChannelHandler {
@@ -27,6 +28,10 @@ public class ChatChannel implements ChannelHandler {
             return;
         }
         subscription.streamFrom("chat:" + room);
+        if (!"nowhisper".equals(room)) {
+            // Typing indicators: the client's whispers go to the room's other subscribers, never stored.
+            subscription.whisperTo("chat:" + room);
+        }
     }
 
     @CableAction

@@ -52,7 +52,9 @@ public final class CableStats {
         /** Commands waiting to be handled over limits.max-queued-commands or limits.max-queued-command-bytes. */
         COMMAND_QUEUE,
         /** Commands faster than limits.command-rate (with limits.command-burst). */
-        COMMAND_RATE;
+        COMMAND_RATE,
+        /** Whispers faster than limits.whisper-rate (with limits.whisper-burst): dropped, the connection stays. */
+        WHISPER_RATE;
 
         /** The metric tag and log key. */
         public String tag() {

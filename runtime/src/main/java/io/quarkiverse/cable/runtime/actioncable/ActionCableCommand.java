@@ -3,8 +3,9 @@ package io.quarkiverse.cable.runtime.actioncable;
 import io.vertx.core.json.JsonObject;
 
 /**
- * One client command of {@code actioncable-v1-json}, read from a text frame: {@code subscribe}, {@code unsubscribe}
- * or {@code message}, each naming a subscription by its identifier (a string of JSON). Pure parsing: what a command
+ * One client command of {@code actioncable-v1-json}, read from a text frame: {@code subscribe}, {@code unsubscribe},
+ * {@code message}, or AnyCable's {@code history} and {@code whisper}, each naming a subscription by its identifier (a string of
+ * JSON). Pure parsing: what a command
  * does is the connection's business.
  */
 record ActionCableCommand(Verb verb, String identifier, Object data) {
@@ -14,7 +15,9 @@ record ActionCableCommand(Verb verb, String identifier, Object data) {
         UNSUBSCRIBE,
         MESSAGE,
         /** Extended protocol: replay what an existing subscription missed (after a restored session). */
-        HISTORY
+        HISTORY,
+        /** AnyCable's client-to-client signal: data (any JSON) to the other subscribers of the whisper stream. */
+        WHISPER
     }
 
     /** What a frame was: a command, nothing to act on (a pong), or bad input with the reason. */
@@ -56,6 +59,10 @@ record ActionCableCommand(Verb verb, String identifier, Object data) {
             case "history" -> new Valid(new ActionCableCommand(Verb.HISTORY, id, command.getValue("history")));
             case "unsubscribe" -> new Valid(new ActionCableCommand(Verb.UNSUBSCRIBE, id, null));
             case "message" -> new Valid(new ActionCableCommand(Verb.MESSAGE, id, command.getValue("data")));
+            // Unlike a message's, a whisper's data is JSON as it is, not a string holding JSON.
+            case "whisper" -> command.containsKey("data")
+                    ? new Valid(new ActionCableCommand(Verb.WHISPER, id, command.getValue("data")))
+                    : new Invalid("sent a whisper without data");
             default -> new Invalid("sent unknown command '" + clip(name) + "'");
         };
     }

@@ -40,6 +40,13 @@ final class ActionCableConnection {
     /** Set once a bound refused this connection: nothing more of it is queued. */
     private volatile boolean refused;
     private final CommandAdmission admission;
+    /**
+     * This connection's session id: in the extended protocol's welcome, and on its whispers so that every node can
+     * leave it out of their receivers. 128 random bits, unique across nodes.
+     */
+    final String sessionId = SessionIds.next();
+    /** Guarded by itself; whispers are handled on the runner, one at a time. */
+    private final RateBucket whisperRate;
 
     /** RFC 6455 "try again later": the server cannot take more of this connection's commands now. */
     static final int TRY_AGAIN_LATER = 1013;
@@ -51,6 +58,7 @@ final class ActionCableConnection {
         this.replayQuota = server.engine().newReplayQuota();
         this.server = server;
         this.admission = new CommandAdmission(server.commandLimits());
+        this.whisperRate = new RateBucket(server.whisperRate(), server.whisperBurst());
         // Not the rate-limited "invalid input" kind: a flood of bad frames elsewhere must not hide a server defect.
         this.runner = new SerialExecutor("cable-connection",
                 failure -> server.connectionFailure("Action Cable connection " + id + " failed", failure));
@@ -84,7 +92,7 @@ final class ActionCableConnection {
                     answered = true;
                     // Sessions are not restored: every welcome has a new sid, and the client re-subscribes with
                     // history, which is exact (and runs authorization again).
-                    outbox.send(extended ? Frames.welcome(SessionIds.next()) : Frames.WELCOME);
+                    outbox.send(extended ? Frames.welcome(sessionId) : Frames.WELCOME);
                 }
             } finally {
                 if (!answered && !outbox.isClosing()) {
@@ -184,6 +192,7 @@ final class ActionCableConnection {
                     case HISTORY -> history(command.identifier());
                     case UNSUBSCRIBE -> unsubscribe(command.identifier());
                     case MESSAGE -> perform(command.identifier(), command.data());
+                    case WHISPER -> whisper(command.identifier(), command.data());
                 }
             }
         }
@@ -293,6 +302,34 @@ final class ActionCableConnection {
         }
         subscription.stopStreams();
         subscription.unsubscribed();
+    }
+
+    /**
+     * A whisper: to the other subscribers of the subscription's whisper stream, when its channel allowed one
+     * ({@code whisperTo}); dropped otherwise, and over {@code quarkus.cable.limits.whisper-rate}. No answer either way,
+     * as in AnyCable: a whisper is best effort.
+     */
+    private void whisper(String identifier, Object data) {
+        ActionCableSubscription subscription = subscriptions.get(identifier);
+        if (subscription == null) {
+            invalid("whisper", "whispered on " + ActionCableCommand.clip(identifier) + ", which is not subscribed");
+            return;
+        }
+        if (subscription.whisperStream() == null) {
+            invalid("whisper", "whispered on " + ActionCableCommand.clip(identifier) + ", whose channel "
+                    + subscription.channel().name() + " allows no whispers (ChannelSubscription.whisperTo)");
+            return;
+        }
+        boolean admitted;
+        synchronized (whisperRate) {
+            admitted = whisperRate.take();
+        }
+        if (!admitted) {
+            server.refused(CableStats.Refusal.WHISPER_RATE, "Action Cable connection " + id + " whispered faster than "
+                    + server.whisperRate() + " per second (quarkus.cable.limits.whisper-rate); whispers dropped");
+            return;
+        }
+        subscription.whisper(io.vertx.core.json.Json.encode(data));
     }
 
     private void perform(String identifier, Object data) {

@@ -1,7 +1,11 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
 import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +27,7 @@ import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.identity.IdentityChannels;
 import io.quarkiverse.cable.runtime.json.JsonPayloads;
 import io.quarkiverse.cable.runtime.origin.RequestOrigins;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
@@ -88,6 +93,8 @@ public class ActionCableServer implements CableConnections {
     private long maxIdentifierSize;
     private int maxSubscriptions;
     private CommandAdmission.Limits commandLimits;
+    private int whisperRate;
+    private int whisperBurst;
 
     @PostConstruct
     void configure() {
@@ -97,6 +104,8 @@ public class ActionCableServer implements CableConnections {
         maxSubscriptions = limits.maxSubscriptions();
         commandLimits = new CommandAdmission.Limits(limits.maxQueuedCommands(),
                 limits.maxQueuedCommandBytes().asLongValue(), limits.commandRate(), limits.commandBurst());
+        whisperRate = limits.whisperRate();
+        whisperBurst = limits.whisperBurst();
         identifier = new ConnectionIdentification(identification, config.actionCable().identificationTimeout());
         openBoundNanos = config.actionCable().identificationTimeout().toNanos();
     }
@@ -224,6 +233,33 @@ public class ActionCableServer implements CableConnections {
 
     CommandAdmission.Limits commandLimits() {
         return commandLimits;
+    }
+
+    /**
+     * The channel the whispers to {@code stream} travel on: {@code cable:whisper:<stream>}, or, when that would be
+     * over {@code quarkus.cable.max-channel-length}, {@code cable:whisper:#<SHA-256 of stream>}. The same on every node,
+     * so senders and receivers meet.
+     */
+    String whisperChannel(String stream) {
+        String plain = IdentityChannels.whispersOf(stream);
+        return engine.channelProblem(plain) == null ? plain : IdentityChannels.whispersOf("#" + digest(stream));
+    }
+
+    private static String digest(String stream) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(stream.getBytes(StandardCharsets.UTF_8));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(hash);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
+    }
+
+    int whisperRate() {
+        return whisperRate;
+    }
+
+    int whisperBurst() {
+        return whisperBurst;
     }
 
     /**

@@ -7,6 +7,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.ChannelSubscription;
@@ -25,6 +28,8 @@ import io.vertx.core.json.JsonObject;
  */
 class ActionCableSubscription implements ChannelSubscription {
 
+    private static final Logger LOG = Logger.getLogger(ActionCableSubscription.class);
+
     private final ActionCableConnection connection;
     private final ActionCableServer server;
     private final ConnectionOutbox outbox;
@@ -32,6 +37,10 @@ class ActionCableSubscription implements ChannelSubscription {
     private final String encodedIdentifier;
     private final JsonObject params;
     private final Map<String, LocalSubscription> streams = new ConcurrentHashMap<>();
+    /** Per stream, the whispers of the others to it: every subscriber hears them, no opt-in (as in AnyCable). */
+    private final Map<String, LocalSubscription> whisperReceivers = new ConcurrentHashMap<>();
+    /** The stream this subscription's client may whisper to ({@link #whisperTo}), or null: it may not. */
+    private volatile String whisperStream;
     private final Object gate = new Object();
     private volatile ChannelRegistry.Channel channel;
     private volatile ChannelHandler handler;
@@ -96,7 +105,8 @@ class ActionCableSubscription implements ChannelSubscription {
 
     /** Completes when every stream started in {@code subscribed} has its starting line. */
     CompletableFuture<Void> streamsStarted() {
-        return CompletableFuture.allOf(streams.values().stream()
+        // The whisper receivers too: a whisper sent after the confirmation reaches this subscriber.
+        return CompletableFuture.allOf(Stream.concat(streams.values().stream(), whisperReceivers.values().stream())
                 .map(stream -> stream.confirmed().toCompletableFuture()).toArray(CompletableFuture[]::new));
     }
 
@@ -136,6 +146,7 @@ class ActionCableSubscription implements ChannelSubscription {
         }
         stream.closed().whenComplete((ignored, failure) -> server.releaseFrames(identifier, extended));
         streams.put(cableChannel, stream);
+        receiveWhispers(cableChannel);
     }
 
     @Override
@@ -172,6 +183,46 @@ class ActionCableSubscription implements ChannelSubscription {
         }
         stream.closed().whenComplete((ignored, failure) -> server.releaseFrames(identifier, extended));
         streams.put(cableChannel, stream);
+        receiveWhispers(cableChannel);
+    }
+
+    /** The others' whispers to {@code cableChannel}, live only: they are never stored in its history. */
+    private void receiveWhispers(String cableChannel) {
+        Whispers.Receiver receiver = new Whispers.Receiver(connection.sessionId, encodedIdentifier, this::deliver,
+                outbox.limits().maxPendingFrames());
+        whisperReceivers.put(cableChannel, server.engine().subscribe(server.whisperChannel(cableChannel), receiver));
+    }
+
+    @Override
+    public void whisperTo(String cableChannel) {
+        if (reserved(cableChannel)) {
+            return;
+        }
+        String problem = server.engine().channelProblem(cableChannel);
+        if (problem != null) {
+            throw new CableException.InvalidMessage(problem);
+        }
+        whisperStream = cableChannel;
+    }
+
+    String whisperStream() {
+        return whisperStream;
+    }
+
+    /**
+     * Sends a client's whisper ({@code dataJson}) through the database to every subscriber of the whisper stream on
+     * every node, this connection excluded. Best effort: nothing waits for the write, a failure is the writer's to
+     * report.
+     */
+    void whisper(String dataJson) {
+        String stream = whisperStream;
+        server.engine().broadcastCommand(server.whisperChannel(stream),
+                Whispers.envelope(connection.sessionId, dataJson)).whenComplete((ok, failure) -> {
+                    if (failure != null) {
+                        LOG.debugf("Action Cable connection %s: a whisper to %s was not written: %s", connection.id,
+                                stream, failure);
+                    }
+                });
     }
 
     /**
@@ -218,6 +269,10 @@ class ActionCableSubscription implements ChannelSubscription {
         LocalSubscription stream = streams.remove(cableChannel);
         if (stream != null) {
             stream.close();
+        }
+        LocalSubscription whispers = whisperReceivers.remove(cableChannel);
+        if (whispers != null) {
+            whispers.close();
         }
     }
 
@@ -282,6 +337,8 @@ class ActionCableSubscription implements ChannelSubscription {
     void stopStreams() {
         streams.values().forEach(LocalSubscription::close);
         streams.clear();
+        whisperReceivers.values().forEach(LocalSubscription::close);
+        whisperReceivers.clear();
     }
 
     /** The channel's {@code unsubscribed} callback, when its {@code subscribed} ran. */

@@ -17,12 +17,11 @@ final class CommandAdmission {
     private final Limits limits;
     private int queued;
     private long queuedBytes;
-    private double tokens;
-    private long refilledNanos = System.nanoTime();
+    private final RateBucket rate;
 
     CommandAdmission(Limits limits) {
         this.limits = limits;
-        this.tokens = limits.burst();
+        this.rate = new RateBucket(limits.rate(), limits.burst());
     }
 
     /**
@@ -30,16 +29,13 @@ final class CommandAdmission {
      * bounds, so a client that floods is told it floods.
      */
     synchronized CableStats.Refusal admit(long bytes) {
-        long now = System.nanoTime();
-        tokens = Math.min(limits.burst(), tokens + (now - refilledNanos) * limits.rate() / 1e9);
-        refilledNanos = now;
-        if (tokens < 1) {
+        if (!rate.hasToken()) {
             return CableStats.Refusal.COMMAND_RATE;
         }
         if (queued >= limits.maxQueued() || queuedBytes + bytes > limits.maxQueuedBytes()) {
             return CableStats.Refusal.COMMAND_QUEUE;
         }
-        tokens--;
+        rate.take();
         queued++;
         queuedBytes += bytes;
         return null;

@@ -65,6 +65,8 @@ public final class CableConfigCheck {
         atLeastOne("quarkus.cable.limits.max-queued-command-bytes", config.limits().maxQueuedCommandBytes());
         atLeastOne("quarkus.cable.limits.command-rate", config.limits().commandRate());
         atLeastOne("quarkus.cable.limits.command-burst", config.limits().commandBurst());
+        atLeastOne("quarkus.cable.limits.whisper-rate", config.limits().whisperRate());
+        atLeastOne("quarkus.cable.limits.whisper-burst", config.limits().whisperBurst());
         history(config.history());
         wakeup(config.wakeup());
         httpBroadcast(config.httpBroadcast());

@@ -414,6 +414,19 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("200")
         int commandBurst();
+
+        /**
+         * How many whispers per second one Action Cable connection may send, on average (a token bucket refilled at
+         * this rate). A whisper over it is dropped and counted (`cable.limits.refusals`, reason `whisper_rate`); the
+         * connection stays, as whispers are best effort (typing indicators, cursors). Every whisper is also a command
+         * (`command-rate`).
+         */
+        @WithDefault("20")
+        int whisperRate();
+
+        /** How many whispers one Action Cable connection may send at once above `whisper-rate` (the bucket's size). */
+        @WithDefault("40")
+        int whisperBurst();
     }
 
     interface ActionCable {

@@ -9,15 +9,20 @@ import java.util.TreeMap;
 import io.quarkiverse.cable.CableException;
 
 /**
- * The names of the reserved channels: one per identity for the application's broadcasts ({@code stream_for}), and one
- * for the whole cable carrying the disconnect commands. Clients cannot choose either: a stream request names an
- * identity channel only for its own identity, and the control channel never.
+ * The names of the reserved channels: one per identity for the application's broadcasts ({@code stream_for}), one
+ * for the whole cable carrying the disconnect commands, and one per stream carrying its whispers. Clients cannot
+ * choose them: a stream request names an identity channel only for its own identity, the others never.
  */
 public final class IdentityChannels {
 
     public static final String PREFIX = "cable:identity:";
     /** Disconnect commands of every identity: rare, so one channel read by every node beats one per connection. */
     public static final String CONTROL = "cable:control:disconnect";
+    /**
+     * The whispers of a stream travel on a channel of their own, {@code cable:whisper:<stream>}: never in the stream's
+     * history, so never replayed, and written only by the cable (each carries the sender's session, to exclude it).
+     */
+    public static final String WHISPER_PREFIX = "cable:whisper:";
 
     private IdentityChannels() {
     }
@@ -42,12 +47,23 @@ public final class IdentityChannels {
         return CONTROL.equals(channel);
     }
 
+    /** The channel the whispers to {@code stream} travel on. */
+    public static String whispersOf(String stream) {
+        return WHISPER_PREFIX + stream;
+    }
+
+    /** Whether {@code channel} carries a stream's whispers: the cable writes and reads it, nobody else. */
+    public static boolean isWhispers(String channel) {
+        return channel.startsWith(WHISPER_PREFIX);
+    }
+
     /**
      * Whether a connection identified by {@code own} (empty when anonymous) must not stream {@code channel}: another
-     * identity's channel, or the control channel.
+     * identity's channel, the control channel, or a stream's whisper channel (read raw, it would show who whispered,
+     * and authorization would judge its name, not the stream's).
      */
     public static boolean refused(String channel, Map<String, String> own) {
-        if (isControl(channel)) {
+        if (isControl(channel) || isWhispers(channel)) {
             return true;
         }
         if (!channel.startsWith(PREFIX)) {
@@ -65,9 +81,14 @@ public final class IdentityChannels {
      * rule of the channel names, so the engine asks here without knowing the rest of identities.
      */
     public static CableException refusal(String channel) {
-        return isControl(channel)
-                ? new CableException.InvalidMessage("Cable channel '" + channel + "' is reserved for the cable's own"
-                        + " commands; use CableIdentities.disconnect")
-                : null;
+        if (isControl(channel)) {
+            return new CableException.InvalidMessage("Cable channel '" + channel + "' is reserved for the cable's own"
+                    + " commands; use CableIdentities.disconnect");
+        }
+        if (isWhispers(channel)) {
+            return new CableException.InvalidMessage("Cable channel '" + channel + "' is reserved for clients'"
+                    + " whispers (ChannelSubscription.whisperTo); broadcast to the stream itself");
+        }
+        return null;
     }
 }

@@ -57,7 +57,8 @@ public class CableMetrics {
         // Clients refused by the bounds of what one client may make the server hold or do (Security page).
         for (CableStats.Refusal reason : CableStats.Refusal.values()) {
             FunctionCounter.builder("cable.limits.refusals", stats, s -> s.refusals(reason))
-                    .description("Clients refused (disconnected, or a subscription rejected) by a bound, by reason")
+                    .description(
+                            "Clients refused (disconnected, a subscription rejected, a whisper dropped) by a bound, by reason")
                     .tag("reason", reason.tag())
                     .register(registry);
         }

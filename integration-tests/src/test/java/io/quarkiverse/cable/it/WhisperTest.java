@@ -1,0 +1,226 @@
+package io.quarkiverse.cable.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.Subscription;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.Internal;
+import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.identity.IdentityChannels;
+import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Whispers ({@code @anycable/web}'s {@code channel.whisper}) as raw frames: to the other subscribers of the stream,
+ * never to the sender's connection, never into the stream's history, only where the channel allows them
+ * ({@code ChatChannel} does, except in room {@code nowhisper}), limited per connection; and across nodes through the
+ * database, with a second engine on the same database as the other node.
+ */
+@QuarkusTest
+class WhisperTest {
+
+    private static final String V1 = "actioncable-v1-json";
+    private static final String EXT = "actioncable-v1-ext-json";
+    private static Vertx vertx;
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    Cable cable;
+
+    @Inject
+    @Internal
+    CableEngine engine;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    CableRuntimeConfig config;
+
+    @ConfigProperty(name = "quarkus.datasource.db-kind")
+    String dbKind;
+
+    private CableEngine nodeTwo;
+    private final List<WsClient> clients = new ArrayList<>();
+
+    @BeforeAll
+    static void startClient() {
+        vertx = Vertx.vertx();
+    }
+
+    @AfterAll
+    static void stopClient() {
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+
+    @BeforeEach
+    void startNodeTwo() {
+        nodeTwo = CableEngine.database("whisper-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind), config);
+        nodeTwo.start();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (WsClient client : clients) {
+            client.close();
+        }
+        nodeTwo.stop();
+    }
+
+    @Test
+    void aWhisperReachesTheOtherSubscribersNeverTheSenderNorTheHistory() throws Exception {
+        String room = Channels.unique("typing");
+        String chat = chat(room);
+        WsClient ann = subscribed("ann", EXT, chat);
+        WsClient bob = subscribed("bob", V1, chat);
+        WsClient carol = subscribed("carol", EXT, chat);
+
+        ann.send(whisper(chat, "{\"event\":\"typing\",\"user\":\"ann\"}"));
+        ann.send(whisper(chat, "\"tshh\""));
+        // As AnyCable frames it: the data as it came (an object or a string), no type, no stream_id or offset.
+        for (WsClient other : List.of(bob, carol)) {
+            other.awaitFrame(message(chat, "\"tshh\""));
+            assertThat(messages(other, chat)).containsExactly(message(chat, "{\"event\":\"typing\",\"user\":\"ann\"}"),
+                    message(chat, "\"tshh\""));
+        }
+        // bob answers; ann hears him after her own two, which her connection left out.
+        bob.send(whisper(chat, "{\"from\":\"bob\"}"));
+        ann.awaitFrame(message(chat, "{\"from\":\"bob\"}"));
+        assertThat(messages(ann, chat)).containsExactly(message(chat, "{\"from\":\"bob\"}"));
+        // Nothing of it is in the stream: no position, nothing to replay.
+        assertThat(engine.position("chat:" + room)).isEmpty();
+    }
+
+    @Test
+    void aChannelThatAllowsNoWhispersDropsThemAndTheConnectionGoesOn() throws Exception {
+        String chat = new JsonObject().put("channel", "ChatChannel").put("room", "nowhisper").encode();
+        WsClient ann = subscribed("ann", EXT, chat);
+        WsClient bob = subscribed("bob", V1, chat); // V1: the fence's broadcast frame has no stream position
+        ann.send(whisper(chat, "{\"event\":\"typing\"}"));
+        ann.send(new JsonObject().put("command", "whisper").put("identifier", chat).encode()); // no data
+        ann.send(whisper(new JsonObject().put("channel", "ChatChannel").put("room", "elsewhere").encode(), "1"));
+        // Commands of one connection run in order: once bob has ann's next broadcast, a whisper before it would have
+        // reached him first (one writer, one poller, id order).
+        String text = Channels.unique("after");
+        ann.send(new JsonObject().put("command", "message").put("identifier", chat)
+                .put("data", new JsonObject().put("action", "speak").put("text", text).encode()).encode());
+        bob.awaitFrame(message(chat, new JsonObject().put("text", text).put("user", "ann").encode()));
+        assertThat(bob.received).noneMatch(frame -> frame.contains("typing"));
+        assertThat(ann.closeStatus).isNotDone();
+    }
+
+    @Test
+    void whispersOverTheRateAreDroppedCountedAndTheConnectionStays() throws Exception {
+        String chat = chat(Channels.unique("flood"));
+        WsClient ann = subscribed("ann", EXT, chat);
+        WsClient bob = subscribed("bob", V1, chat);
+        long refusedBefore = engine.stats().refusals(CableStats.Refusal.WHISPER_RATE);
+        int sent = 150; // within the command burst (200): the whisper bound answers, not the command rate
+        for (int i = 0; i < sent; i++) {
+            ann.send(whisper(chat, "{\"n\":" + i + "}"));
+        }
+        // The fence: ann's commands run in order, so every admitted whisper reaches bob before her next broadcast.
+        String text = Channels.unique("fence");
+        ann.send(new JsonObject().put("command", "message").put("identifier", chat)
+                .put("data", new JsonObject().put("action", "speak").put("text", text).encode()).encode());
+        bob.awaitFrame(message(chat, new JsonObject().put("text", text).put("user", "ann").encode()));
+        long refused = engine.stats().refusals(CableStats.Refusal.WHISPER_RATE) - refusedBefore;
+        List<String> delivered = bob.received.stream().filter(frame -> frame.contains("{\"n\":")).toList();
+        // Each one either delivered once or refused and counted: never both, never neither, never twice.
+        assertThat(delivered).doesNotHaveDuplicates();
+        assertThat(delivered.size() + refused).isEqualTo(sent);
+        // The bucket's size goes at once; the rest of the flood is refused (a few tokens refill meanwhile).
+        assertThat(delivered.size()).isBetween(config.limits().whisperBurst(), sent - 50);
+        assertThat(ann.closeStatus).isNotDone();
+        assertThat(bob.closeStatus).isNotDone();
+    }
+
+    @Test
+    void whispersCrossNodesThroughTheDatabase() throws Exception {
+        String room = Channels.unique("nodes");
+        String chat = chat(room);
+        String whispers = IdentityChannels.whispersOf("chat:" + room);
+        LinkedBlockingQueue<String> heardOnNodeTwo = new LinkedBlockingQueue<>();
+        Subscription listening = nodeTwo.subscribe(whispers, message -> heardOnNodeTwo.add(message.text()));
+        listening.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        WsClient ann = subscribed("ann", EXT, chat);
+        WsClient bob = subscribed("bob", V1, chat);
+
+        // From node one to node two: the sender's session travels with it.
+        ann.send(whisper(chat, "{\"to\":\"node two\"}"));
+        String envelope = heardOnNodeTwo.poll(60, TimeUnit.SECONDS);
+        assertThat(envelope).isNotNull().endsWith("\n{\"to\":\"node two\"}");
+        String annSession = envelope.substring(0, envelope.indexOf('\n'));
+        assertThat(ann.received).anyMatch(frame -> frame.contains("\"sid\":\"" + annSession + "\""));
+
+        // From a session on node two to both clients on node one.
+        nodeTwo.broadcastCommand(whispers, "elsewhere\n{\"from\":\"node two\"}".getBytes(StandardCharsets.UTF_8))
+                .toCompletableFuture().get(60, TimeUnit.SECONDS);
+        ann.awaitFrame(message(chat, "{\"from\":\"node two\"}"));
+        bob.awaitFrame(message(chat, "{\"from\":\"node two\"}"));
+        listening.close();
+    }
+
+    @Test
+    void whisperChannelsAreTheCablesOwn() {
+        // Neither streamed by a client (its name would be authorized, not the stream's) nor broadcast by the app.
+        assertThat(IdentityChannels.refused(IdentityChannels.whispersOf("chat:lobby"), Map.of("user", "ann"))).isTrue();
+        assertThatThrownBy(() -> cable.broadcast(IdentityChannels.whispersOf("chat:lobby"), "x").toCompletableFuture()
+                .join()).isInstanceOf(CompletionException.class).hasCauseInstanceOf(CableException.InvalidMessage.class);
+    }
+
+    private WsClient subscribed(String user, String protocol, String identifier) throws Exception {
+        WsClient client = WsClient.connect(vertx, base, "/cable?user=" + user, protocol);
+        clients.add(client);
+        client.send(new JsonObject().put("command", "subscribe").put("identifier", identifier).encode());
+        client.awaitFrame("{\"identifier\":" + Json.encode(identifier) + ",\"type\":\"confirm_subscription\"}");
+        return client;
+    }
+
+    /** The frames to {@code identifier} that carry data (whispers, broadcasts), in arrival order. */
+    private static List<String> messages(WsClient client, String identifier) {
+        String start = "{\"identifier\":" + Json.encode(identifier) + ",\"message\":";
+        return client.received.stream().filter(frame -> frame.startsWith(start)).toList();
+    }
+
+    private static String chat(String room) {
+        return new JsonObject().put("channel", "ChatChannel").put("room", room).encode();
+    }
+
+    private static String whisper(String identifier, String dataJson) {
+        return "{\"command\":\"whisper\",\"identifier\":" + Json.encode(identifier) + ",\"data\":" + dataJson + "}";
+    }
+
+    private static String message(String identifier, String dataJson) {
+        return "{\"identifier\":" + Json.encode(identifier) + ",\"message\":" + dataJson + "}";
+    }
+}
