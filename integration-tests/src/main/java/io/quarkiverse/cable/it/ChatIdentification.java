@@ -8,7 +8,8 @@ import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.CableRequest;
 
 /**
- * Names the connection after the {@code user} query parameter or cookie; {@code mallory} is refused; {@code defect}
+ * Names the connection after the {@code user} query parameter or cookie, else the authenticated principal;
+ * {@code mallory} is refused; {@code defect}
  * makes identification throw an {@link Error}; {@code hung} makes it hang for three minutes.
  */
 @Singleton
@@ -19,6 +20,9 @@ public class ChatIdentification implements CableIdentification {
         String user = request.queryParam("user");
         if (user == null) {
             user = request.cookie("user");
+        }
+        if (user == null && request.identity() != null) {
+            user = request.identity().getPrincipal().getName(); // an authenticated request (a token)
         }
         if ("mallory".equals(user)) {
             return null;

@@ -48,6 +48,11 @@ final class ActionCableConnection {
     /** Guarded by itself; whispers are handled on the runner, one at a time. */
     private final RateBucket whisperRate;
 
+    /** The disconnect reason of credentials that expired (AnyCable's, which its clients act on). */
+    static final String TOKEN_EXPIRED = "token_expired";
+    /** Cancels the timer of its credentials' expiry, when they expire. */
+    private volatile Runnable expiry;
+
     /** RFC 6455 "try again later": the server cannot take more of this connection's commands now. */
     static final int TRY_AGAIN_LATER = 1013;
 
@@ -74,10 +79,10 @@ final class ActionCableConnection {
      * client hears one of them or sees its socket closed: a client neither welcomed nor closed keeps answering pings
      * and never subscribes, a silently dead page.
      */
-    void open(Supplier<Map<String, String>> identify) {
+    void open(Supplier<ConnectionIdentification.Identified> identify) {
         runner.execute(() -> {
             try {
-                Map<String, String> found;
+                ConnectionIdentification.Identified found;
                 try {
                     found = identify.get();
                 } catch (RuntimeException e) {
@@ -87,12 +92,23 @@ final class ActionCableConnection {
                 if (found == null) {
                     answered = true;
                     disconnect("unauthorized", false);
+                } else if (found.expired()) {
+                    // As AnyCable answers an expired JWT: no reconnect with it; @anycable/core's tokenRefresher
+                    // fetches a fresh token on this reason and reconnects.
+                    answered = true;
+                    disconnect(TOKEN_EXPIRED, false);
                 } else {
-                    identifiers = Map.copyOf(found);
+                    identifiers = Map.copyOf(found.identifiers());
                     answered = true;
                     // Sessions are not restored: every welcome has a new sid, and the client re-subscribes with
                     // history, which is exact (and runs authorization again).
                     outbox.send(extended ? Frames.welcome(sessionId) : Frames.WELCOME);
+                    if (found.expiresAt() != null) {
+                        expiry = server.expireAt(this, found.expiresAt());
+                        if (closed) {
+                            expiry.run(); // closed meanwhile: its timer must not hold it until the expiry
+                        }
+                    }
                 }
             } finally {
                 if (!answered && !outbox.isClosing()) {
@@ -161,9 +177,23 @@ final class ActionCableConnection {
         outbox.close(code, closeReason);
     }
 
+    /**
+     * Its credentials expired while it was open: {@code {"type":"disconnect","reason":"token_expired",
+     * "reconnect":false}}, then a close, as when it connects with expired ones.
+     */
+    void expired() {
+        if (!closed && !outbox.isClosing()) {
+            disconnect(TOKEN_EXPIRED, false);
+        }
+    }
+
     /** The socket closed: streams stop at once, then the channels' unsubscribed callbacks run in order. */
     void closed() {
         closed = true;
+        Runnable cancel = expiry;
+        if (cancel != null) {
+            cancel.run();
+        }
         List<ActionCableSubscription> ended = new ArrayList<>(subscriptions.values());
         subscriptions.clear();
         ended.forEach(ActionCableSubscription::stopStreams);

@@ -4,6 +4,8 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -181,6 +183,16 @@ public class ActionCableServer implements CableConnections {
             }
         }
         return lines;
+    }
+
+    /**
+     * Disconnects {@code connection} with {@code token_expired} at {@code expiresAt}; returns what cancels it (when
+     * the connection closes first).
+     */
+    Runnable expireAt(ActionCableConnection connection, Instant expiresAt) {
+        long delay = Math.max(1, Duration.between(Instant.now(), expiresAt).toMillis());
+        long timer = vertx.setTimer(delay, ignored -> connection.expired());
+        return () -> vertx.cancelTimer(timer);
     }
 
     /** Identifiers with at least one stream on this node (each has one frame encoder). */

@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,8 +42,22 @@ final class ConnectionIdentification {
         return new Upgrade(request(context, identity), context.get(QuarkusHttpUser.DEFERRED_IDENTITY_KEY));
     }
 
-    /** The connection's identifiers, or null when it is unauthorized. */
-    Map<String, String> identify(Upgrade upgrade) {
+    /**
+     * Who a connection is: its identifiers, and when its credentials expire (null: never), from the security
+     * identity's {@value #EXPIRE_TIME} attribute (epoch seconds; Quarkus OIDC and SmallRye JWT set it from a token's
+     * {@code exp}, and WebSockets Next closes its own connections at that time).
+     */
+    record Identified(Map<String, String> identifiers, Instant expiresAt) {
+
+        boolean expired() {
+            return expiresAt != null && !expiresAt.isAfter(Instant.now());
+        }
+    }
+
+    static final String EXPIRE_TIME = "quarkus.identity.expire-time";
+
+    /** The connection's identity, or null when it is unauthorized. */
+    Identified identify(Upgrade upgrade) {
         CableRequest request = upgrade.request();
         if (request.identity() == null && upgrade.deferred() != null) {
             // Authentication is not proactive: the identity is resolved now, bounded, never awaited forever.
@@ -50,13 +65,21 @@ final class ConnectionIdentification {
             request = new CableRequest(request.path(), request.headers(), request.cookies(), request.query(),
                     identity != null && !identity.isAnonymous() ? identity : null);
         }
+        Instant expiresAt = expiry(request.identity());
         if (identification.isResolvable()) {
-            return identification.get().identify(request);
+            Map<String, String> identifiers = identification.get().identify(request);
+            return identifiers == null ? null : new Identified(identifiers, expiresAt);
         }
         if (request.identity() != null && !request.identity().isAnonymous()) {
-            return Map.of("user", request.identity().getPrincipal().getName());
+            return new Identified(Map.of("user", request.identity().getPrincipal().getName()), expiresAt);
         }
-        return Map.of();
+        return new Identified(Map.of(), null);
+    }
+
+    private static Instant expiry(SecurityIdentity identity) {
+        return identity != null && identity.getAttribute(EXPIRE_TIME) instanceof Number seconds
+                ? Instant.ofEpochSecond(seconds.longValue())
+                : null;
     }
 
     private static CableRequest request(RoutingContext context, SecurityIdentity identity) {

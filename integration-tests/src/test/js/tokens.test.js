@@ -1,0 +1,53 @@
+// Token expiry with the real client in Node (started by TokenExpiryTest, which passes the application's address in
+// CABLE_BASE). The test application reads ?token=<user>.<expiry in epoch seconds> as its bearer token
+// (TestTokenAuthentication); when it expires the cable says {"type":"disconnect","reason":"token_expired",
+// "reconnect":false}, and @anycable/core's tokenRefresher fetches a fresh one and reconnects.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import WebSocket from "ws";
+import { inbox } from "./inbox.js";
+
+const BASE = process.env.CABLE_BASE;
+assert.ok(BASE, "CABLE_BASE must name the application, e.g. http://127.0.0.1:8081");
+const WS_BASE = BASE.replace(/^http/, "ws");
+const TIMEOUT = 90_000;
+const RUN = Date.now().toString(36);
+
+globalThis.document ??= { visibilityState: "visible", addEventListener() {}, removeEventListener() {} };
+globalThis.addEventListener ??= () => {};
+globalThis.removeEventListener ??= () => {};
+
+const inSeconds = (seconds) => Math.floor(Date.now() / 1000) + seconds;
+
+test("@anycable/core: token_expired, then the tokenRefresher reconnects with a fresh token", async () => {
+  const { createCable } = await import("@anycable/core");
+  const user = `token${RUN}`;
+  const refreshed = [];
+  const cable = createCable(`${WS_BASE}/cable?token=${user}.${inSeconds(4)}`, {
+    websocketImplementation: WebSocket,
+    protocol: "actioncable-v1-ext-json",
+    logLevel: "warn",
+    tokenRefresher: async (transport) => {
+      refreshed.push(Date.now());
+      transport.setURL(`${WS_BASE}/cable?token=${user}.${inSeconds(3600)}`);
+    },
+  });
+  const events = inbox(TIMEOUT);
+  cable.on("connect", (event) => events.push({ type: "connected", reconnect: !!(event && event.reconnect) }));
+  cable.on("close", (event) => events.push({ type: "closed", reason: event && event.reason }));
+  const channel = cable.subscribeTo("ChatChannel", { room: `tokens-${RUN}` });
+  channel.on("message", (message) => events.push({ type: "received", message }));
+  try {
+    await channel.ensureSubscribed();
+    const closed = await events.next((e) => e.type === "closed", "the close at the token's expiry");
+    assert.equal(closed.reason, "token_expired");
+    await events.next((e) => e.type === "connected", "the reconnection with the refreshed token");
+    assert.equal(refreshed.length, 1);
+    await channel.ensureSubscribed();
+    channel.perform("speak", { text: "after refresh" });
+    const heard = await events.next((e) => e.type === "received" && e.message.text === "after refresh", "a broadcast");
+    assert.equal(heard.message.user, user);
+  } finally {
+    cable.disconnect();
+  }
+});
