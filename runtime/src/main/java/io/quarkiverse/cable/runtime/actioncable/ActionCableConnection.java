@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
+import io.quarkiverse.cable.CableConnectionEvent;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.delivery.SerialExecutor;
 import io.quarkiverse.cable.runtime.history.ReplayQuota;
@@ -36,6 +38,9 @@ final class ActionCableConnection {
     private final long openedNanos = System.nanoTime();
     private volatile Map<String, String> identifiers;
     private volatile boolean answered;
+    /** Set on the runner when the welcome went out; read there too (the Closed event). */
+    private boolean welcomed;
+    private final AtomicBoolean ended = new AtomicBoolean();
     private volatile boolean closed;
     /** Set once a bound refused this connection: nothing more of it is queued. */
     private volatile boolean refused;
@@ -103,6 +108,8 @@ final class ActionCableConnection {
                     // Sessions are not restored: every welcome has a new sid, and the client re-subscribes with
                     // history, which is exact (and runs authorization again).
                     outbox.send(extended ? Frames.welcome(sessionId) : Frames.WELCOME);
+                    welcomed = true;
+                    server.fire(new CableConnectionEvent.Opened(sessionId, identifiers, protocol()));
                     if (found.expiresAt() != null) {
                         expiry = server.expireAt(this, found.expiresAt());
                         if (closed) {
@@ -189,17 +196,31 @@ final class ActionCableConnection {
 
     /** The socket closed: streams stop at once, then the channels' unsubscribed callbacks run in order. */
     void closed() {
+        // Once: a slow consumer's streams stop before its socket's close handler runs, and the ping's sweep may find
+        // a socket closed without one; the Closed event must fire once whichever comes first.
+        if (!ended.compareAndSet(false, true)) {
+            return;
+        }
         closed = true;
         Runnable cancel = expiry;
         if (cancel != null) {
             cancel.run();
         }
-        List<ActionCableSubscription> ended = new ArrayList<>(subscriptions.values());
+        List<ActionCableSubscription> subscribed = new ArrayList<>(subscriptions.values());
         subscriptions.clear();
-        ended.forEach(ActionCableSubscription::stopStreams);
-        if (!ended.isEmpty()) {
-            runner.execute(() -> ended.forEach(ActionCableSubscription::unsubscribed));
-        }
+        subscribed.forEach(ActionCableSubscription::stopStreams);
+        runner.execute(() -> {
+            subscribed.forEach(ActionCableSubscription::unsubscribed);
+            // On the runner, behind the open task: a connection closed while it was being identified is welcomed (or
+            // not) first, and only a welcomed one says it closed.
+            if (welcomed) {
+                server.fire(new CableConnectionEvent.Closed(sessionId, identifiers(), protocol()));
+            }
+        });
+    }
+
+    String protocol() {
+        return extended ? ActionCableProtocol.EXT_JSON : ActionCableProtocol.V1_JSON;
     }
 
     /** Subscriptions with their confirmation sent or on its way (for tests and metrics). */

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -23,6 +24,7 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.quarkiverse.cable.CableConnectionEvent;
 import io.quarkiverse.cable.CableConnections;
 import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.runtime.CableEngine;
@@ -84,6 +86,9 @@ public class ActionCableServer implements CableConnections {
 
     @Inject
     RequestOrigins origins;
+
+    @Inject
+    Event<CableConnectionEvent> connectionEvents;
 
     private final Map<String, ActionCableConnection> connections = new ConcurrentHashMap<>();
     private final IdentifierFrames frames = new IdentifierFrames();
@@ -183,6 +188,16 @@ public class ActionCableServer implements CableConnections {
             }
         }
         return lines;
+    }
+
+    /** Tells the application's observers; their failure is theirs (logged), never the connection's. */
+    void fire(CableConnectionEvent event) {
+        try {
+            connectionEvents.fire(event);
+        } catch (RuntimeException e) {
+            listenerFailure("connection-event", "An observer of " + event.getClass().getSimpleName() + " for session "
+                    + event.sessionId() + " failed: " + e);
+        }
     }
 
     /**
