@@ -361,6 +361,10 @@ final class ActionCableConnection {
      * as in AnyCable: a whisper is best effort.
      */
     private void whisper(String identifier, Object data) {
+        if (!server.whispersEnabled()) {
+            invalid("whisper", "whispered, and whispers are off (quarkus.cable.action-cable.whispers.enabled=false)");
+            return;
+        }
         ActionCableSubscription subscription = subscriptions.get(identifier);
         if (subscription == null) {
             invalid("whisper", "whispered on " + ActionCableCommand.clip(identifier) + ", which is not subscribed");

@@ -101,6 +101,7 @@ public class ActionCableServer implements CableConnections {
     private int maxSubscriptions;
     private CommandAdmission.Limits commandLimits;
     private int whisperRate;
+    private boolean whispersEnabled;
     private int whisperBurst;
 
     @PostConstruct
@@ -112,6 +113,7 @@ public class ActionCableServer implements CableConnections {
         commandLimits = new CommandAdmission.Limits(limits.maxQueuedCommands(),
                 limits.maxQueuedCommandBytes().asLongValue(), limits.commandRate(), limits.commandBurst());
         whisperRate = limits.whisperRate();
+        whispersEnabled = config.actionCable().whispersEnabled();
         whisperBurst = limits.whisperBurst();
         identifier = new ConnectionIdentification(identification, config.actionCable().identificationTimeout());
         openBoundNanos = config.actionCable().identificationTimeout().toNanos();
@@ -279,6 +281,10 @@ public class ActionCableServer implements CableConnections {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JVM", e);
         }
+    }
+
+    boolean whispersEnabled() {
+        return whispersEnabled;
     }
 
     int whisperRate() {

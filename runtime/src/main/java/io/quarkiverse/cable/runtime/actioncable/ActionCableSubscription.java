@@ -188,6 +188,9 @@ class ActionCableSubscription implements ChannelSubscription {
 
     /** The others' whispers to {@code cableChannel}, live only: they are never stored in its history. */
     private void receiveWhispers(String cableChannel) {
+        if (!server.whispersEnabled()) {
+            return;
+        }
         Whispers.Receiver receiver = new Whispers.Receiver(connection.sessionId, encodedIdentifier, this::deliver,
                 outbox.limits().maxPendingFrames());
         whisperReceivers.put(cableChannel, server.engine().subscribe(server.whisperChannel(cableChannel), receiver));

@@ -12,6 +12,7 @@ import io.quarkus.runtime.annotations.ConfigRoot;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 
 /**
  * Intervals, sizes and limits: the only place their defaults are written. Validated once, by {@link CableConfigCheck},
@@ -456,6 +457,16 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("64K")
         MemorySize maxCommandSize();
+
+        /**
+         * Whether clients may whisper (`ChannelSubscription.whisperTo`). Every stream of an Action Cable subscription
+         * also listens to its whispers, one more local subscription in memory per stream (no database work until
+         * somebody whispers); an application that never whispers may turn it off, and whisper commands are then
+         * dropped.
+         */
+        @WithName("whispers.enabled")
+        @WithDefault("true")
+        boolean whispersEnabled();
 
         /**
          * How long opening a connection may take: identification (including the wait for the HTTP security identity

@@ -100,6 +100,11 @@ final class ActionCableClient {
                 .put("data", data.copy().put("action", action).encode()));
     }
 
+    /** AnyCable's {@code whisper} command: the data as JSON, not a string of it. */
+    void whisper(String identifier, JsonObject data) {
+        send(new JsonObject().put("command", "whisper").put("identifier", identifier).put("data", data));
+    }
+
     boolean isClosed() {
         return closed;
     }

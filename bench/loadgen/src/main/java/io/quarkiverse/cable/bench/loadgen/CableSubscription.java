@@ -37,6 +37,10 @@ final class CableSubscription {
         client.perform(identifier, action, data);
     }
 
+    void whisper(JsonObject data) {
+        client.whisper(identifier, data);
+    }
+
     /**
      * The next delivery's {@code message} value, or null when none arrives within {@code timeoutMs} or the connection
      * closes first (xk6-cable's {@code receive()} returns null on its timeout).

@@ -77,7 +77,7 @@ final class FanoutScenario implements Scenario {
                 .compose(connection -> steps.subscribe(connection, identifier))
                 .compose(subscription -> AsyncLoop.times(vu.context(), count, sequence -> {
                     // k6 sends Date.now(), whole milliseconds; rounding keeps the latency error unbiased.
-                    subscription.perform("publish", new JsonObject()
+                    send(subscription, new JsonObject()
                             .put("sequence", sequence)
                             .put("sent_at", Math.round(clock.nowMillis()))
                             .put("message", MessageBody.of(parameters.testId(), "fanout", vu.id(), vu.iteration(),
@@ -87,10 +87,21 @@ final class FanoutScenario implements Scenario {
                 })
                         .compose(published -> vu.sleep(1000))
                         .compose(paused -> {
-                            subscription.perform("publish",
-                                    new JsonObject().put("complete", true).put("expected_messages", count));
+                            send(subscription, new JsonObject().put("complete", true).put("expected_messages", count));
                             return vu.sleep(1000);
                         })
                         .onSuccess(done -> subscription.client().close()));
+    }
+
+    /**
+     * Through the channel's {@code publish} action (a broadcast, stored), or with {@code --fanout-via whisper} as a
+     * whisper (not stored): the same fields reach the subscribers either way, so one account and one latency serve both.
+     */
+    private void send(CableSubscription subscription, JsonObject fields) {
+        if (parameters.fanoutWhisper()) {
+            subscription.whisper(fields);
+        } else {
+            subscription.perform("publish", fields);
+        }
     }
 }

@@ -64,7 +64,8 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
             int fanoutDrain, // FANOUT_DRAIN (s)
             int gracefulStopS, // k6's default gracefulStop, which the script does not override
             String testId, // TEST_ID
-            String fanoutStream) { // FANOUT_STREAM
+            String fanoutStream, // FANOUT_STREAM
+            boolean fanoutWhisper) { // not in the k6 script: the publisher whispers instead of performing publish
     }
 
     static RunOptions parse(Arguments args) throws UsageException {
@@ -97,6 +98,10 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
         int gracefulStopS = args.integer("graceful-stop-s", 30, 0);
         String testId = args.text("test-id", backend);
         String fanoutStream = args.text("fanout-stream", testId + "-fanout");
+        String fanoutVia = args.text("fanout-via", "broadcast");
+        if (!fanoutVia.equals("broadcast") && !fanoutVia.equals("whisper")) {
+            throw new UsageException("--fanout-via must be broadcast or whisper, got '" + fanoutVia + "'");
+        }
         String heapText = args.text("heap-url", null);
         URI heapUrl = heapText == null ? null : parseUrl("--heap-url", heapText, "http");
         boolean paired = Boolean.parseBoolean(args.text("paired", "false"));
@@ -111,7 +116,7 @@ record RunOptions(URI url, String backend, ScenarioKind scenario, int users, Pat
         return new RunOptions(url, backend, scenario, users, out,
                 new Parameters(time, num, payloadBytes, receiveTimeoutMs, handshakeTimeoutS, minSleepMs, maxSleepMs,
                         churnUsers, churnTime, stormRounds, stormSleepMs, stormMaxDurationS, fanoutRate, fanoutTime,
-                        fanoutWarmup, fanoutDrain, gracefulStopS, testId, fanoutStream),
+                        fanoutWarmup, fanoutDrain, gracefulStopS, testId, fanoutStream, fanoutVia.equals("whisper")),
                 publishUrl, heapUrl, paired);
     }
 

@@ -96,7 +96,7 @@ class ReportTest {
     private static RunResult run(String backend, int users, double p50, double p95, double perSecond,
             RunResult.Heap heap) {
         RunOptions.Parameters parameters = new RunOptions.Parameters(90, 5, 64, 60_000, 60, 500, 1000, users / 5, 90,
-                5, 100, 65, 10, 90, 15, 10, 30, backend, backend + "-fanout");
+                5, 100, 65, 10, 90, 15, 10, 30, backend, backend + "-fanout", false);
         LatencySummary rtt = new LatencySummary(1000, p50, p50, p95, p95 + 1, p95 + 2);
         LatencySummary connect = new LatencySummary(100, 2, 2, 3, 4, 5);
         return new RunResult(backend, "steady", users, users, "ws://127.0.0.1:8090/cable", parameters,

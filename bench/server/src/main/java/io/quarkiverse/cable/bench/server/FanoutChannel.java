@@ -12,7 +12,7 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * The lecture: every subscriber of {@code {"channel":"FanoutChannel","stream":"s"}} streams {@code fanout:s}, and
- * {@code publish} re-broadcasts the publisher's bookkeeping fields to all of them.
+ * {@code publish} re-broadcasts the publisher's bookkeeping fields to all of them; or the publisher whispers them.
  */
 @CableChannel("FanoutChannel")
 public class FanoutChannel implements ChannelHandler {
@@ -32,6 +32,8 @@ public class FanoutChannel implements ChannelHandler {
             return;
         }
         subscription.streamFrom(streamOf(subscription));
+        // The whisper fan-out (loadgen --fanout-via whisper): the same lecture without storing it.
+        subscription.whisperTo(streamOf(subscription));
     }
 
     @CableAction
