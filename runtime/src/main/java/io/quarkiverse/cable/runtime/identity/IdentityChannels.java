@@ -54,7 +54,7 @@ public final class IdentityChannels {
 
     /** Whether {@code channel} carries a stream's whispers: the cable writes and reads it, nobody else. */
     public static boolean isWhispers(String channel) {
-        return channel.startsWith(WHISPER_PREFIX);
+        return channel != null && channel.startsWith(WHISPER_PREFIX);
     }
 
     /**
