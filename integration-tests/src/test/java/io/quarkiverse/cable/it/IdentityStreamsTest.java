@@ -66,9 +66,10 @@ class IdentityStreamsTest {
     }
 
     @Test
-    void sseRefusesAnotherIdentitysChannelAndTheControlChannel() throws Exception {
+    void sseRefusesAnotherIdentitysChannelTheControlChannelAndWhisperChannels() throws Exception {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        for (String channel : List.of(CableIdentities.channel(Map.of("user", "bob")), IdentityChannels.CONTROL)) {
+        for (String channel : List.of(CableIdentities.channel(Map.of("user", "bob")), IdentityChannels.CONTROL,
+                IdentityChannels.whispersOf("chat:lobby"))) {
             for (Map<String, String> who : List.of(Map.<String, String> of(), StreamAuthorizationTest.ALICE)) {
                 HttpRequest.Builder request = HttpRequest.newBuilder(
                         base.resolve("/events/" + URLEncoder.encode(channel, StandardCharsets.UTF_8)))

@@ -2,14 +2,24 @@ package io.quarkiverse.cable.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.InputStream;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.cable.Cable;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
@@ -19,7 +29,8 @@ import io.vertx.core.json.JsonObject;
  * Credentials that expire ({@code quarkus.identity.expire-time} on the security identity, as SmallRye JWT and OIDC set
  * it from a token's {@code exp}): an Action Cable connection with an expired token is told {@code token_expired}
  * instead of welcomed, one whose token expires while it is open is told so at that time and closed, and
- * {@code @anycable/core}'s tokenRefresher reconnects with a fresh token (src/test/js/tokens.test.js). The test
+ * {@code @anycable/core}'s tokenRefresher reconnects with a fresh token (src/test/js/tokens.test.js); a Server-Sent
+ * Events stream ends at its expiry, and one asked for with expired credentials is answered 401. The test
  * application's token is {@code ?token=<user>.<expiry in epoch seconds>} ({@code TestTokenAuthentication}).
  */
 @QuarkusTest
@@ -33,6 +44,9 @@ class TokenExpiryTest {
 
     @TestHTTPResource("/")
     URI base;
+
+    @Inject
+    Cable cable;
 
     @BeforeAll
     static void startClient() {
@@ -67,6 +81,37 @@ class TokenExpiryTest {
             assertThat(lasting.closeStatus).isNotDone();
             assertThat(lasting.received).doesNotContain(EXPIRED);
         }
+    }
+
+    @Test
+    void anSseStreamEndsWhenItsTokenExpiresAndAnExpiredOneIsRefused() throws Exception {
+        String channel = Channels.unique("sse-expiry");
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpResponse<InputStream> expired = http.send(events(channel, "ann." + inSeconds(-10)),
+                HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream body = expired.body()) {
+            assertThat(expired.statusCode()).isEqualTo(401);
+        }
+        HttpResponse<Stream<String>> lasting = http.send(events(channel, "bob." + inSeconds(3600)),
+                HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<Stream<String>> expiring = http.send(events(channel, "ann." + inSeconds(2)),
+                HttpResponse.BodyHandlers.ofLines());
+        assertThat(lasting.statusCode()).isEqualTo(200);
+        assertThat(expiring.statusCode()).isEqualTo(200);
+        // The expiring stream's response ends (its lines run out) at the expiry; bounded by the test's timeout.
+        CompletableFuture<Long> ended = CompletableFuture.supplyAsync(() -> expiring.body().count());
+        ended.get(60, TimeUnit.SECONDS);
+        // The other one is still open: a broadcast after the end reaches it.
+        String text = Channels.unique("still-open");
+        CompletableFuture<Boolean> heard = CompletableFuture
+                .supplyAsync(() -> lasting.body().anyMatch(line -> line.contains(text)));
+        cable.broadcast(channel, text).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        assertThat(heard.get(60, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private HttpRequest events(String channel, String token) {
+        return HttpRequest.newBuilder(base.resolve("/events/" + channel + "?token=" + token))
+                .header("Accept", "text/event-stream").timeout(Duration.ofSeconds(60)).GET().build();
     }
 
     @Test

@@ -12,6 +12,7 @@ import jakarta.enterprise.inject.Instance;
 
 import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.CableRequest;
+import io.quarkiverse.cable.runtime.identity.CredentialsExpiry;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.smallrye.mutiny.Uni;
@@ -42,19 +43,13 @@ final class ConnectionIdentification {
         return new Upgrade(request(context, identity), context.get(QuarkusHttpUser.DEFERRED_IDENTITY_KEY));
     }
 
-    /**
-     * Who a connection is: its identifiers, and when its credentials expire (null: never), from the security
-     * identity's {@value #EXPIRE_TIME} attribute (epoch seconds; Quarkus OIDC and SmallRye JWT set it from a token's
-     * {@code exp}, and WebSockets Next closes its own connections at that time).
-     */
+    /** Who a connection is: its identifiers, and when its credentials expire (null: never; see CredentialsExpiry). */
     record Identified(Map<String, String> identifiers, Instant expiresAt) {
 
         boolean expired() {
             return expiresAt != null && !expiresAt.isAfter(Instant.now());
         }
     }
-
-    static final String EXPIRE_TIME = "quarkus.identity.expire-time";
 
     /** The connection's identity, or null when it is unauthorized. */
     Identified identify(Upgrade upgrade) {
@@ -65,7 +60,7 @@ final class ConnectionIdentification {
             request = new CableRequest(request.path(), request.headers(), request.cookies(), request.query(),
                     identity != null && !identity.isAnonymous() ? identity : null);
         }
-        Instant expiresAt = expiry(request.identity());
+        Instant expiresAt = CredentialsExpiry.of(request.identity());
         if (identification.isResolvable()) {
             Map<String, String> identifiers = identification.get().identify(request);
             return identifiers == null ? null : new Identified(identifiers, expiresAt);
@@ -74,12 +69,6 @@ final class ConnectionIdentification {
             return new Identified(Map.of("user", request.identity().getPrincipal().getName()), expiresAt);
         }
         return new Identified(Map.of(), null);
-    }
-
-    private static Instant expiry(SecurityIdentity identity) {
-        return identity != null && identity.getAttribute(EXPIRE_TIME) instanceof Number seconds
-                ? Instant.ofEpochSecond(seconds.longValue())
-                : null;
     }
 
     private static CableRequest request(RoutingContext context, SecurityIdentity identity) {

@@ -1,8 +1,12 @@
 package io.quarkiverse.cable.runtime.sse;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 
+import jakarta.ws.rs.NotAuthorizedException;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 
 import io.quarkiverse.cable.CableEventStream;
@@ -33,7 +37,14 @@ public final class EventStreams {
             // Refused: thrown here, before Quarkus REST has the stream, so the answer is 403 and nothing subscribed.
             SseAuthorization.check(authorizer, channel);
         }
-        SseStream stream = new SseStream(engine, channel, lastEventId, closeConnection);
+        Instant expiresAt = SseAuthorization.expiry();
+        if (expiresAt != null && !expiresAt.isAfter(Instant.now())) {
+            // Answered 401, not an empty stream: an EventSource reconnects after an ended stream, with the same
+            // expired credentials, but gives up on a 401 and lets the page refresh them.
+            throw new NotAuthorizedException(Response.status(Response.Status.UNAUTHORIZED)
+                    .entity("credentials expired").build());
+        }
+        SseStream stream = new SseStream(engine, channel, lastEventId, closeConnection, expiresAt);
         return Multi.createFrom().publisher(stream.outbox);
     }
 
@@ -47,11 +58,15 @@ public final class EventStreams {
         private final String channel;
         private final String lastEventId;
         private final Runnable closeConnection;
+        /** When the request's credentials expire, or null: the stream ends there, and the client asks again. */
+        private final Instant expiresAt;
         final SseOutbox outbox;
         private volatile LocalSubscription subscription;
         private volatile StallWatch.Watched watched;
 
-        SseStream(CableEngine engine, String channel, String lastEventId, Runnable closeConnection) {
+        SseStream(CableEngine engine, String channel, String lastEventId, Runnable closeConnection,
+                Instant expiresAt) {
+            this.expiresAt = expiresAt;
             this.engine = engine;
             this.channel = channel;
             this.lastEventId = lastEventId;
@@ -101,9 +116,14 @@ public final class EventStreams {
             }
             subscription = started;
             SseSettings settings = engine.sseSettings();
+            long expiresAtNanos = expiresAt == null ? 0
+                    : System.nanoTime() + Duration.between(Instant.now(), expiresAt).toNanos();
+            // Expired: the stream ends as a closed subscription does (the response completes); the EventSource
+            // reconnects with Last-Event-ID, is authenticated again and misses nothing.
             watched = StallWatch.watch(outbox, () -> started.end(new CableException.SlowConsumer(channel,
                     "no SSE event written for " + settings.stallTimeoutNanos() / 1_000_000
-                            + " ms (quarkus.cable.websocket.stall-timeout)")));
+                            + " ms (quarkus.cable.websocket.stall-timeout)")),
+                    expiresAtNanos, expiresAt == null ? null : started::close);
             started.closed().whenComplete((ignored, failure) -> {
                 if (failure instanceof CableException.SlowConsumer) {
                     slow(failure);

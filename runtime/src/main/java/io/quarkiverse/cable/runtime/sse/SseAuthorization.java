@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime.sse;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,6 +12,7 @@ import jakarta.ws.rs.ForbiddenException;
 
 import io.quarkiverse.cable.StreamRequest;
 import io.quarkiverse.cable.runtime.authz.StreamAuthorizer;
+import io.quarkiverse.cable.runtime.identity.CredentialsExpiry;
 import io.quarkiverse.cable.runtime.identity.IdentityChannels;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
@@ -68,12 +70,13 @@ final class SseAuthorization {
     }
 
     /**
-     * Refuses (403) another identity's reserved channel and the control channel: the request's identity is
+     * Refuses (403) another identity's reserved channel, the control channel and whisper channels: the request's identity is
      * {@code user=<principal>} when it is authenticated, as for WebSockets Next connections.
      */
     static void checkReserved(String channel) {
-        if (!channel.startsWith(IdentityChannels.PREFIX) && !IdentityChannels.isControl(channel)) {
-            return;
+        if (!channel.startsWith(IdentityChannels.PREFIX) && !IdentityChannels.isControl(channel)
+                && !IdentityChannels.isWhispers(channel)) {
+            return; // no identity needed: not a reserved channel
         }
         SecurityIdentity identity;
         try {
@@ -85,6 +88,18 @@ final class SseAuthorization {
                 : Map.of("user", identity.getPrincipal().getName());
         if (IdentityChannels.refused(channel, own)) {
             throw new ForbiddenException();
+        }
+    }
+
+    /**
+     * When the current request's credentials expire (null: never, or no identity known yet: with lazy authentication
+     * on an event loop the identity cannot be awaited here).
+     */
+    static Instant expiry() {
+        try {
+            return CredentialsExpiry.of(identity(currentRequest()));
+        } catch (RuntimeException e) {
+            return null; // an identity that cannot be resolved has no expiry to keep; authorization refuses it
         }
     }
 

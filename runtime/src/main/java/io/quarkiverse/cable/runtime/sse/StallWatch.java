@@ -8,14 +8,18 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Looks at every open SSE stream four times a second and hands the stalled ones (events waiting, none written for
- * the stall timeout) to their handler, so a client that stopped reading after its last event is closed without
+ * the stall timeout) and the ones whose credentials expired to their handlers, so a client that stopped reading after its last
+ * event is closed without
  * waiting for another broadcast that may never come. One daemon thread for the process, started with the first
  * stream; a look at a stream with nothing waiting is one comparison.
  */
 final class StallWatch {
 
-    /** A stream being watched and what to do when it stalls. */
-    record Watched(SseOutbox outbox, Runnable onStall) {
+    /**
+     * A stream being watched, what to do when it stalls, and when its credentials expire ({@code System.nanoTime()}
+     * scale) with what to do then ({@code onExpiry} null: they never do).
+     */
+    record Watched(SseOutbox outbox, Runnable onStall, long expiresAtNanos, Runnable onExpiry) {
     }
 
     private static final long PERIOD_MILLIS = 250;
@@ -25,8 +29,8 @@ final class StallWatch {
     private StallWatch() {
     }
 
-    static Watched watch(SseOutbox outbox, Runnable onStall) {
-        Watched watched = new Watched(outbox, onStall);
+    static Watched watch(SseOutbox outbox, Runnable onStall, long expiresAtNanos, Runnable onExpiry) {
+        Watched watched = new Watched(outbox, onStall, expiresAtNanos, onExpiry);
         WATCHED.add(watched);
         if (timer == null) {
             start();
@@ -60,6 +64,9 @@ final class StallWatch {
                 } else if (watched.outbox().stalled(now)) {
                     WATCHED.remove(watched);
                     watched.onStall().run();
+                } else if (watched.onExpiry() != null && now - watched.expiresAtNanos() >= 0) {
+                    WATCHED.remove(watched);
+                    watched.onExpiry().run();
                 }
             } catch (RuntimeException e) {
                 // One stream's failure must not stop the watch of the others.
