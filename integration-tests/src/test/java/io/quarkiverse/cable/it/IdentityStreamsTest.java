@@ -69,7 +69,7 @@ class IdentityStreamsTest {
     void sseRefusesAnotherIdentitysChannelTheControlChannelAndWhisperChannels() throws Exception {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         for (String channel : List.of(CableIdentities.channel(Map.of("user", "bob")), IdentityChannels.CONTROL,
-                IdentityChannels.whispersOf("chat:lobby"))) {
+                IdentityChannels.WHISPERS)) {
             for (Map<String, String> who : List.of(Map.<String, String> of(), StreamAuthorizationTest.ALICE)) {
                 HttpRequest.Builder request = HttpRequest.newBuilder(
                         base.resolve("/events/" + URLEncoder.encode(channel, StandardCharsets.UTF_8)))

@@ -1,13 +1,9 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
 import java.nio.channels.ClosedChannelException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,7 +27,6 @@ import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.CableStats;
 import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.identity.IdentityChannels;
 import io.quarkiverse.cable.runtime.json.JsonPayloads;
 import io.quarkiverse.cable.runtime.origin.RequestOrigins;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
@@ -102,6 +97,7 @@ public class ActionCableServer implements CableConnections {
     private CommandAdmission.Limits commandLimits;
     private int whisperRate;
     private boolean whispersEnabled;
+    private Whispers whispers;
     private int whisperBurst;
 
     @PostConstruct
@@ -114,6 +110,7 @@ public class ActionCableServer implements CableConnections {
                 limits.maxQueuedCommandBytes().asLongValue(), limits.commandRate(), limits.commandBurst());
         whisperRate = limits.whisperRate();
         whispersEnabled = config.actionCable().whispersEnabled();
+        whispers = new Whispers(engine);
         whisperBurst = limits.whisperBurst();
         identifier = new ConnectionIdentification(identification, config.actionCable().identificationTimeout());
         openBoundNanos = config.actionCable().identificationTimeout().toNanos();
@@ -264,23 +261,9 @@ public class ActionCableServer implements CableConnections {
         return commandLimits;
     }
 
-    /**
-     * The channel the whispers to {@code stream} travel on: {@code cable:whisper:<stream>}, or, when that would be
-     * over {@code quarkus.cable.max-channel-length}, {@code cable:whisper:#<SHA-256 of stream>}. The same on every node,
-     * so senders and receivers meet.
-     */
-    String whisperChannel(String stream) {
-        String plain = IdentityChannels.whispersOf(stream);
-        return engine.channelProblem(plain) == null ? plain : IdentityChannels.whispersOf("#" + digest(stream));
-    }
-
-    private static String digest(String stream) {
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(stream.getBytes(StandardCharsets.UTF_8));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(hash);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
+    /** This node's whispers: sending them, and handing them to its subscriptions. */
+    Whispers whispers() {
+        return whispers;
     }
 
     boolean whispersEnabled() {

@@ -37,8 +37,11 @@ class ActionCableSubscription implements ChannelSubscription {
     private final String encodedIdentifier;
     private final JsonObject params;
     private final Map<String, LocalSubscription> streams = new ConcurrentHashMap<>();
-    /** Per stream, the whispers of the others to it: every subscriber hears them, no opt-in (as in AnyCable). */
-    private final Map<String, LocalSubscription> whisperReceivers = new ConcurrentHashMap<>();
+    /**
+     * The streams whose whispers this subscription hears (every subscriber does, no opt-in, as in AnyCable), each with
+     * the moment this node reads them from.
+     */
+    private final Map<String, CompletableFuture<Void>> whisperListening = new ConcurrentHashMap<>();
     /** The stream this subscription's client may whisper to ({@link #whisperTo}), or null: it may not. */
     private volatile String whisperStream;
     private final Object gate = new Object();
@@ -106,8 +109,9 @@ class ActionCableSubscription implements ChannelSubscription {
     /** Completes when every stream started in {@code subscribed} has its starting line. */
     CompletableFuture<Void> streamsStarted() {
         // The whisper receivers too: a whisper sent after the confirmation reaches this subscriber.
-        return CompletableFuture.allOf(Stream.concat(streams.values().stream(), whisperReceivers.values().stream())
-                .map(stream -> stream.confirmed().toCompletableFuture()).toArray(CompletableFuture[]::new));
+        return CompletableFuture.allOf(Stream.concat(
+                streams.values().stream().map(stream -> stream.confirmed().toCompletableFuture()),
+                whisperListening.values().stream()).toArray(CompletableFuture[]::new));
     }
 
     @Override
@@ -188,12 +192,19 @@ class ActionCableSubscription implements ChannelSubscription {
 
     /** The others' whispers to {@code cableChannel}, live only: they are never stored in its history. */
     private void receiveWhispers(String cableChannel) {
-        if (!server.whispersEnabled()) {
-            return;
+        if (server.whispersEnabled()) {
+            whisperListening.put(cableChannel, server.whispers().listen(cableChannel, this));
         }
-        Whispers.Receiver receiver = new Whispers.Receiver(connection.sessionId, encodedIdentifier, this::deliver,
-                outbox.limits().maxPendingFrames());
-        whisperReceivers.put(cableChannel, server.engine().subscribe(server.whisperChannel(cableChannel), receiver));
+    }
+
+    /** The connection's session id, which its own whispers carry. */
+    String sessionId() {
+        return connection.sessionId;
+    }
+
+    /** Another connection's whisper to a stream this subscription streams (on the poller: never blocks). */
+    void whispered(String dataJson) {
+        deliver(Frames.message(encodedIdentifier, dataJson));
     }
 
     @Override
@@ -219,13 +230,12 @@ class ActionCableSubscription implements ChannelSubscription {
      */
     void whisper(String dataJson) {
         String stream = whisperStream;
-        server.engine().broadcastCommand(server.whisperChannel(stream),
-                Whispers.envelope(connection.sessionId, dataJson)).whenComplete((ok, failure) -> {
-                    if (failure != null) {
-                        LOG.debugf("Action Cable connection %s: a whisper to %s was not written: %s", connection.id,
-                                stream, failure);
-                    }
-                });
+        server.whispers().send(connection.sessionId, stream, dataJson).whenComplete((ok, failure) -> {
+            if (failure != null) {
+                LOG.debugf("Action Cable connection %s: a whisper to %s was not written: %s", connection.id, stream,
+                        failure);
+            }
+        });
     }
 
     /**
@@ -273,9 +283,8 @@ class ActionCableSubscription implements ChannelSubscription {
         if (stream != null) {
             stream.close();
         }
-        LocalSubscription whispers = whisperReceivers.remove(cableChannel);
-        if (whispers != null) {
-            whispers.close();
+        if (whisperListening.remove(cableChannel) != null) {
+            server.whispers().stopListening(cableChannel, this);
         }
     }
 
@@ -340,8 +349,8 @@ class ActionCableSubscription implements ChannelSubscription {
     void stopStreams() {
         streams.values().forEach(LocalSubscription::close);
         streams.clear();
-        whisperReceivers.values().forEach(LocalSubscription::close);
-        whisperReceivers.clear();
+        whisperListening.keySet().forEach(stream -> server.whispers().stopListening(stream, this));
+        whisperListening.clear();
     }
 
     /** The channel's {@code unsubscribed} callback, when its {@code subscribed} ran. */

@@ -1,61 +1,117 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
 import java.nio.charset.StandardCharsets;
-import java.util.function.Predicate;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.delivery.Delivery;
+import io.quarkiverse.cable.runtime.identity.IdentityChannels;
+import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 
 /**
- * A whisper on the way between nodes: {@code <sender's session id>\n<data as JSON>} on the stream's whisper channel
- * ({@code IdentityChannels.whispersOf}). Text, not a JSON object around the data: each receiving subscription finds
- * the sender with one search for the newline instead of parsing the data, which goes out as it came.
+ * This node's whispers: every whisper of the cable travels on one channel ({@link IdentityChannels#WHISPERS}) as
+ * {@code <sender's session id>\n<length of the stream's name>:<stream><data as JSON>}, which this node reads with one
+ * subscription and hands to its Action Cable subscriptions streaming that stream, the sender's connection left out.
+ * One subscription per node, not one per stream: a subscription to a stream costs an entry in {@link #listeners},
+ * not a subscription of the engine (a client that subscribes to many streams would otherwise double what it holds).
+ * Text, not a JSON object around the data: the data goes out as it came, never parsed here.
  */
 final class Whispers {
 
-    private Whispers() {
+    private final CableEngine engine;
+    /** Per stream, this node's subscriptions streaming it. */
+    private final ConcurrentHashMap<String, Set<ActionCableSubscription>> listeners = new ConcurrentHashMap<>();
+    private LocalSubscription subscription;
+
+    Whispers(CableEngine engine) {
+        this.engine = engine;
     }
 
-    /** What goes to the database for a whisper of {@code dataJson} from session {@code sessionId}. */
-    static byte[] envelope(String sessionId, String dataJson) {
-        return (sessionId + "\n" + dataJson).getBytes(StandardCharsets.UTF_8);
+    /** What goes to the database for a whisper of {@code dataJson} to {@code stream} from session {@code sessionId}. */
+    static byte[] envelope(String sessionId, String stream, String dataJson) {
+        return (sessionId + "\n" + stream.length() + ":" + stream + dataJson).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Sends a whisper; completes when it is committed. */
+    CompletableFuture<Void> send(String sessionId, String stream, String dataJson) {
+        return engine.broadcastCommand(IdentityChannels.WHISPERS, envelope(sessionId, stream, dataJson))
+                .toCompletableFuture();
     }
 
     /**
-     * Hands a stream's whispers to one subscription as {@code {"identifier":...,"message":<data>}}, except the ones its
-     * own connection sent: the sender never hears itself, as in AnyCable (its whole session is excluded).
+     * {@code listener} hears the others' whispers to {@code stream} from now on; completes once this node reads the
+     * whisper channel (its starting line), so a whisper committed after that reaches it.
      */
-    static final class Receiver implements Delivery {
+    CompletableFuture<Void> listen(String stream, ActionCableSubscription listener) {
+        listeners.computeIfAbsent(stream, ignored -> ConcurrentHashMap.newKeySet()).add(listener);
+        return reading().confirmed().toCompletableFuture();
+    }
 
-        private final String ownSession;
-        private final String encodedIdentifier;
-        private final Predicate<Object> sink;
-        private final int limit;
+    void stopListening(String stream, ActionCableSubscription listener) {
+        listeners.computeIfPresent(stream, (ignored, set) -> {
+            set.remove(listener);
+            return set.isEmpty() ? null : set;
+        });
+    }
 
-        Receiver(String ownSession, String encodedIdentifier, Predicate<Object> sink, int limit) {
-            this.ownSession = ownSession;
-            this.encodedIdentifier = encodedIdentifier;
-            this.sink = sink;
-            this.limit = limit;
+    /** Streams with at least one listener on this node (for tests). */
+    int streamCount() {
+        return listeners.size();
+    }
+
+    /** The node's one subscription of the whisper channel, made on first use (again if the cable ended it). */
+    private synchronized LocalSubscription reading() {
+        if (subscription == null || subscription.closed().toCompletableFuture().isDone()) {
+            subscription = engine.subscribe(IdentityChannels.WHISPERS, new Delivery() {
+                @Override
+                public boolean offer(CableMessage message) {
+                    dispatch(message.text());
+                    return true; // never behind: each receiver's outbox has bounds of its own
+                }
+
+                @Override
+                public void discard() {
+                }
+
+                @Override
+                public int limit() {
+                    return Integer.MAX_VALUE;
+                }
+            });
         }
+        return subscription;
+    }
 
-        @Override
-        public boolean offer(CableMessage message) {
-            String text = message.text();
-            int newline = text.indexOf('\n');
-            if (newline < 0 || text.regionMatches(0, ownSession, 0, newline) && newline == ownSession.length()) {
-                return true; // its own whisper (or nothing the cable wrote): nothing to send
+    private void dispatch(String envelope) {
+        int newline = envelope.indexOf('\n');
+        int colon = newline < 0 ? -1 : envelope.indexOf(':', newline);
+        if (colon < 0) {
+            return; // nothing the cable wrote
+        }
+        int length;
+        try {
+            length = Integer.parseInt(envelope, newline + 1, colon, 10);
+        } catch (NumberFormatException e) {
+            return;
+        }
+        int dataStart = colon + 1 + length;
+        if (length < 0 || dataStart > envelope.length()) {
+            return;
+        }
+        Set<ActionCableSubscription> receivers = listeners.get(envelope.substring(colon + 1, dataStart));
+        if (receivers == null) {
+            return; // nobody here streams it
+        }
+        String sender = envelope.substring(0, newline);
+        String data = envelope.substring(dataStart);
+        for (ActionCableSubscription receiver : receivers) {
+            // The sender never hears itself, as in AnyCable (its whole session is left out).
+            if (!receiver.sessionId().equals(sender)) {
+                receiver.whispered(data);
             }
-            return sink.test(Frames.message(encodedIdentifier, text.substring(newline + 1)));
-        }
-
-        @Override
-        public void discard() {
-        }
-
-        @Override
-        public int limit() {
-            return limit;
         }
     }
 }

@@ -459,10 +459,9 @@ public interface CableRuntimeConfig {
         MemorySize maxCommandSize();
 
         /**
-         * Whether clients may whisper (`ChannelSubscription.whisperTo`). Every stream of an Action Cable subscription
-         * also listens to its whispers, one more local subscription in memory per stream (no database work until
-         * somebody whispers); an application that never whispers may turn it off, and whisper commands are then
-         * dropped.
+         * Whether clients may whisper (`ChannelSubscription.whisperTo`). Each node then reads the cable's whisper
+         * channel (one subscription per node, no database work until somebody whispers); an application that never
+         * whispers may turn it off, and whisper commands are then dropped.
          */
         @WithName("whispers.enabled")
         @WithDefault("true")

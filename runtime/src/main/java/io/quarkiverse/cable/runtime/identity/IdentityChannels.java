@@ -10,7 +10,7 @@ import io.quarkiverse.cable.CableException;
 
 /**
  * The names of the reserved channels: one per identity for the application's broadcasts ({@code stream_for}), one
- * for the whole cable carrying the disconnect commands, and one per stream carrying its whispers. Clients cannot
+ * for the whole cable carrying the disconnect commands, and one for the whole cable carrying the whispers. Clients cannot
  * choose them: a stream request names an identity channel only for its own identity, the others never.
  */
 public final class IdentityChannels {
@@ -19,10 +19,12 @@ public final class IdentityChannels {
     /** Disconnect commands of every identity: rare, so one channel read by every node beats one per connection. */
     public static final String CONTROL = "cable:control:disconnect";
     /**
-     * The whispers of a stream travel on a channel of their own, {@code cable:whisper:<stream>}: never in the stream's
-     * history, so never replayed, and written only by the cable (each carries the sender's session, to exclude it).
+     * Every whisper of the cable travels on this one channel, each naming its stream: never in a stream's history, so
+     * never replayed, written only by the cable (each carries the sender's session, to exclude it), and read by each
+     * node with one subscription rather than one per stream. Every channel starting {@code cable:whisper} is reserved.
      */
-    public static final String WHISPER_PREFIX = "cable:whisper:";
+    public static final String WHISPERS = "cable:whispers";
+    private static final String WHISPER_PREFIX = "cable:whisper";
 
     private IdentityChannels() {
     }
@@ -47,20 +49,15 @@ public final class IdentityChannels {
         return CONTROL.equals(channel);
     }
 
-    /** The channel the whispers to {@code stream} travel on. */
-    public static String whispersOf(String stream) {
-        return WHISPER_PREFIX + stream;
-    }
-
-    /** Whether {@code channel} carries a stream's whispers: the cable writes and reads it, nobody else. */
+    /** Whether {@code channel} is (or could be taken for) the whisper channel: the cable writes and reads it alone. */
     public static boolean isWhispers(String channel) {
         return channel != null && channel.startsWith(WHISPER_PREFIX);
     }
 
     /**
      * Whether a connection identified by {@code own} (empty when anonymous) must not stream {@code channel}: another
-     * identity's channel, the control channel, or a stream's whisper channel (read raw, it would show who whispered,
-     * and authorization would judge its name, not the stream's).
+     * identity's channel, the control channel, or the whisper channel (read raw, it would show every stream's
+     * whispers and who sent them).
      */
     public static boolean refused(String channel, Map<String, String> own) {
         if (isControl(channel) || isWhispers(channel)) {
