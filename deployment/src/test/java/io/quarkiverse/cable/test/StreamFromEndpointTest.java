@@ -51,6 +51,7 @@ class StreamFromEndpointTest {
         assertThat(endpoints.templates(Rooms.class.getName())).containsExactly("room:{room}", "everyone");
         List<String> received = new CopyOnWriteArrayList<>();
         WebSocketClientConnection client = connector.baseUri(base).path("/rooms/lobby")
+                .executionModel(BasicWebSocketConnector.ExecutionModel.NON_BLOCKING) // in order
                 .onTextMessage((connection, text) -> received.add(text)).connectAndAwait();
         try {
             await().atMost(30, TimeUnit.SECONDS).until(() -> received.contains("ready"));

@@ -55,6 +55,7 @@ class StreamFromNestedEndpointTest {
         assertThat(endpoints.templates(Shop.Orders.class.getName())).containsExactly("shop:{shop}:orders:{kind}");
         List<String> received = new CopyOnWriteArrayList<>();
         WebSocketClientConnection client = connector.baseUri(base).path("/shops/acme/orders/open")
+                .executionModel(BasicWebSocketConnector.ExecutionModel.NON_BLOCKING) // in order
                 .onTextMessage((connection, text) -> received.add(text)).connectAndAwait();
         try {
             await().atMost(60, TimeUnit.SECONDS).until(() -> received.contains("ready"));

@@ -138,7 +138,8 @@ class ActionCablePagesTest {
         Client(String session) {
             BasicWebSocketConnector connector = connectors.get().baseUri(base).path("/cable")
                     .addSubprotocol("actioncable-v1-json")
-                    .onTextMessage((c, text) -> frames.add(new JsonObject(text)));
+                    .executionModel(BasicWebSocketConnector.ExecutionModel.NON_BLOCKING) // in order
+                .onTextMessage((c, text) -> frames.add(new JsonObject(text)));
             if (session != null) {
                 connector.addHeader("Cookie", "session=" + session);
             }

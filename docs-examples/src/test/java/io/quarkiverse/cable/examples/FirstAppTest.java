@@ -77,6 +77,7 @@ class FirstAppTest {
     void restBroadcastsReachTheStreamFromEndpoint() throws Exception {
         List<String> received = new CopyOnWriteArrayList<>();
         WebSocketClientConnection client = connector.baseUri(base).path("/rooms/lobby")
+                .executionModel(BasicWebSocketConnector.ExecutionModel.NON_BLOCKING) // in order
                 .onTextMessage((connection, text) -> received.add(text)).connectAndAwait();
         try {
             await().atMost(30, TimeUnit.SECONDS)

@@ -128,6 +128,7 @@ class WebSocketPagesTest {
 
     private WebSocketClientConnection connect(String path, String user, List<String> received) {
         BasicWebSocketConnector connector = connectors.get().baseUri(base).path(path)
+                .executionModel(BasicWebSocketConnector.ExecutionModel.NON_BLOCKING) // in order
                 .onTextMessage((connection, text) -> received.add(text));
         if (user != null) {
             connector.addHeader("X-User", user);

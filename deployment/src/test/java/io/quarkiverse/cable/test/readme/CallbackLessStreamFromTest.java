@@ -57,6 +57,7 @@ class CallbackLessStreamFromTest {
         assertThat(endpoints.templates(RoomSocket.class.getName())).containsExactly("room:{room}");
         List<String> received = new CopyOnWriteArrayList<>();
         WebSocketClientConnection client = connector.baseUri(base).path("/rooms/lobby")
+                .executionModel(BasicWebSocketConnector.ExecutionModel.NON_BLOCKING) // in order
                 .onTextMessage((connection, text) -> received.add(text)).connectAndAwait();
         try {
             // The server side of this connection, under the README class's endpoint id; live once confirmed.
