@@ -39,38 +39,8 @@ else
   OUT="${BENCH_OUT:-bench/results/whispers.md}"
 fi
 RAW="$(dirname "$OUT")/whispers-raw"
-IFS=',' read -r -a BACKEND_LIST <<< "$BACKENDS"
-
-# shellcheck source=bench/lib/services.sh
-source bench/lib/services.sh
-needs=()
-case ",$BACKENDS," in *,cable-postgresql,*) needs+=(postgresql) ;; esac
-case ",$BACKENDS," in *,cable-mariadb,*) needs+=(mariadb) ;; esac
-ensure_services "${needs[@]}"
-
-flavours=()
-for backend in "${BACKEND_LIST[@]}"; do flavours+=("${backend#cable-}"); done
-if [ "${BENCH_SKIP_BUILD:-0}" != "1" ]; then
-  ./mvnw -B -q -P '!it' install -DskipTests
-  bench/server/build.sh "${flavours[@]}"
-  ./mvnw -B -q -f bench/loadgen/pom.xml package -DskipTests
-fi
-LOADGEN=bench/loadgen/target/quarkus-cable-bench-loadgen.jar
-
-if [ "${BENCH_PIN:-1}" = "1" ] && [ "$(nproc)" -ge 2 ]; then
-  SERVER_PIN=(taskset -c 0); LOADGEN_PIN=(taskset -c 1); PINNING="server on CPU 0, load generator on CPU 1"
-else
-  SERVER_PIN=(); LOADGEN_PIN=(); PINNING="no CPU pinning"
-fi
-SERVER_PID=""
-stop_server() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill "$SERVER_PID"
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
-  SERVER_PID=""
-}
-trap stop_server EXIT
+# shellcheck source=bench/lib/cable-server.sh
+source bench/lib/cable-server.sh
 
 # One fan-out run; fails unless every subscriber got every message once, in order.
 fanout() { # backend, via (broadcast|whisper), round
@@ -93,32 +63,9 @@ print(f"| {via} | {round_} | {f['deliveriesReceived']} | " + " | ".join(f"{lat[k
 PY
 }
 
-mkdir -p "$RAW"
 SECTIONS=()
 for backend in "${BACKEND_LIST[@]}"; do
-  flavour="${backend#cable-}"
-  case "$flavour" in
-    postgresql)
-      psql -tAc "select 1 from pg_database where datname = '$DB'" -h 127.0.0.1 -U postgres | grep -q 1 \
-        || psql -q -h 127.0.0.1 -U postgres -c "create database $DB"
-      psql -q -h 127.0.0.1 -U postgres -d "$DB" -c "drop table if exists cable_messages, cable_channels, cable_shards, cable_writers"
-      url="jdbc:postgresql://127.0.0.1:5432/$DB" ;;
-    mariadb)
-      mariadb -uroot -h127.0.0.1 -e "create database if not exists $DB; drop table if exists $DB.cable_messages,
-        $DB.cable_channels, $DB.cable_shards, $DB.cable_writers"
-      url="jdbc:mariadb://127.0.0.1:3306/$DB" ;;
-    *) echo "unknown backend $backend (cable-postgresql, cable-mariadb)" >&2; exit 2 ;;
-  esac
-  echo "== $backend"
-  "${SERVER_PIN[@]}" "$JAVA" -Xmx2g --sun-misc-unsafe-memory-access=allow -Dquarkus.profile="$flavour" \
-    -Dquarkus.http.port="$PORT" -Dquarkus.datasource.jdbc.url="$url" -Dbench.relay=cable \
-    -jar "bench/server/target/$flavour/quarkus-app/quarkus-run.jar" > "$RAW/server-$backend.log" 2>&1 &
-  SERVER_PID=$!
-  for _ in $(seq 1 120); do
-    curl -fs "http://127.0.0.1:$PORT/bench/info" > /dev/null 2>&1 && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { tail -50 "$RAW/server-$backend.log" >&2; exit 1; }
-    sleep 0.5
-  done
+  cable_server_start "$backend"
   section="$RAW/$backend.md"
   {
     echo "## $backend"
