@@ -45,3 +45,36 @@ CREATE TABLE IF NOT EXISTS cable_writers (
     last_batch BIGINT NOT NULL,
     updated_at TIMESTAMP NOT NULL
 );
+
+-- Presence: the presence ids in each channel's presence set (one row per id, with the info its latest join gave).
+-- Joins and leaves lock the id's row, so "first session of an id" and "last session gone" are decided once across
+-- nodes, and the join or leave event is written in the same transaction.
+CREATE TABLE IF NOT EXISTS cable_presence (
+    channel_hash BIGINT NOT NULL,
+    presence_id CHARACTER VARYING(255) NOT NULL,
+    channel CHARACTER VARYING NOT NULL,
+    info CHARACTER VARYING NULL,
+    updated_at TIMESTAMP NOT NULL,
+    PRIMARY KEY (channel_hash, presence_id)
+);
+
+-- The sessions behind each presence id. expires_at is NULL while the session is connected (its node's lease in
+-- cable_presence_nodes keeps it), and set to the end of the TTL when it disconnects.
+CREATE TABLE IF NOT EXISTS cable_presence_sessions (
+    channel_hash BIGINT NOT NULL,
+    presence_id CHARACTER VARYING(255) NOT NULL,
+    session_id CHARACTER VARYING(64) NOT NULL,
+    node_id CHARACTER VARYING(36) NOT NULL,
+    expires_at TIMESTAMP NULL,
+    PRIMARY KEY (channel_hash, presence_id, session_id)
+);
+CREATE INDEX IF NOT EXISTS cable_presence_sessions_session ON cable_presence_sessions (session_id);
+CREATE INDEX IF NOT EXISTS cable_presence_sessions_node ON cable_presence_sessions (node_id);
+CREATE INDEX IF NOT EXISTS cable_presence_sessions_expires ON cable_presence_sessions (expires_at);
+
+-- One lease per node with presence sessions, renewed every TTL/2: one write per node, none per connection. The
+-- sessions of a node whose lease ran out (it crashed) expire, and their leaves are written by a surviving node.
+CREATE TABLE IF NOT EXISTS cable_presence_nodes (
+    node_id CHARACTER VARYING(36) NOT NULL PRIMARY KEY,
+    lease_until TIMESTAMP NOT NULL
+);

@@ -46,3 +46,36 @@ CREATE TABLE IF NOT EXISTS cable_writers (
     last_batch BIGINT NOT NULL,
     updated_at DATETIME(6) NOT NULL
 ) ENGINE = InnoDB;
+
+-- Presence: the presence ids in each channel's presence set (one row per id, with the info its latest join gave).
+-- Joins and leaves lock the id's row, so "first session of an id" and "last session gone" are decided once across
+-- nodes, and the join or leave event is written in the same transaction.
+CREATE TABLE IF NOT EXISTS cable_presence (
+    channel_hash BIGINT NOT NULL,
+    presence_id VARCHAR(255) NOT NULL,
+    channel TEXT NOT NULL,
+    info TEXT NULL,
+    updated_at DATETIME(6) NOT NULL,
+    PRIMARY KEY (channel_hash, presence_id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+-- The sessions behind each presence id. expires_at is NULL while the session is connected (its node's lease in
+-- cable_presence_nodes keeps it), and set to the end of the TTL when it disconnects.
+CREATE TABLE IF NOT EXISTS cable_presence_sessions (
+    channel_hash BIGINT NOT NULL,
+    presence_id VARCHAR(255) NOT NULL,
+    session_id VARCHAR(64) NOT NULL,
+    node_id VARCHAR(36) NOT NULL,
+    expires_at DATETIME(6) NULL,
+    PRIMARY KEY (channel_hash, presence_id, session_id),
+    INDEX cable_presence_sessions_session (session_id),
+    INDEX cable_presence_sessions_node (node_id),
+    INDEX cable_presence_sessions_expires (expires_at)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+-- One lease per node with presence sessions, renewed every TTL/2: one write per node, none per connection. The
+-- sessions of a node whose lease ran out (it crashed) expire, and their leaves are written by a surviving node.
+CREATE TABLE IF NOT EXISTS cable_presence_nodes (
+    node_id VARCHAR(36) NOT NULL PRIMARY KEY,
+    lease_until DATETIME(6) NOT NULL
+) ENGINE = InnoDB;

@@ -45,6 +45,29 @@ public interface ChannelSubscription {
      */
     void whisperTo(String channel);
 
+    /**
+     * Makes cable channel {@code channel}'s presence set this subscription's ({@code @anycable/web}'s
+     * {@code channel.presence}): its client may join it ({@code presence.join(id, info)}), leave it and read it
+     * ({@code presence.info()}), and it hears the set's joins and leaves as presence frames. The set is kept in the
+     * database, one for the whole cluster: an id joins once however many sessions join with it, and leaves when the
+     * last of them left, unsubscribed, or disconnected and did not come back within {@code quarkus.cable.presence.ttl}.
+     * One presence set per subscription; a later call replaces it. Without a call, the client's presence commands are
+     * answered with a presence error.
+     */
+    void presenceIn(String channel);
+
+    /**
+     * Joins this subscription's presence set ({@link #presenceIn}) as {@code presenceId}, with {@code info} (any value
+     * Vert.x JSON encodes, or null), as if its client had joined: what AnyCable's {@code join_presence} does on the
+     * server. Called in {@link ChannelHandler#subscribed}, the join happens once the subscription is confirmed.
+     *
+     * @throws IllegalStateException when {@link #presenceIn} was not called
+     */
+    void joinPresence(String presenceId, Object info);
+
+    /** Leaves this subscription's presence set at once, when it joined it. */
+    void leavePresence();
+
     /** Stops streaming {@code channel}. */
     void stopStream(String channel);
 

@@ -34,6 +34,7 @@ import io.quarkiverse.cable.runtime.actioncable.ChannelRegistryRecorder;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer;
 import io.quarkiverse.cable.runtime.identity.CableIdentitiesBean;
+import io.quarkiverse.cable.runtime.presence.CablePresenceBean;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
 import io.quarkus.arc.deployment.BeanContainerBuildItem;
@@ -71,7 +72,8 @@ class ActionCableProcessor {
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder().addBeanClasses(ActionCableServer.class, ActionCableProtocol.class,
-                TurboStreamsProducer.class, TurboStreamsChannel.class, CableIdentitiesBean.class).setUnremovable().build();
+                TurboStreamsProducer.class, TurboStreamsChannel.class, CableIdentitiesBean.class, CablePresenceBean.class)
+                .setUnremovable().build();
     }
 
     /** The endpoint's route, as WebSockets Next registers its own: at the mount path read at runtime. */

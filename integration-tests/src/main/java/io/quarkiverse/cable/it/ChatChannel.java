@@ -12,7 +12,8 @@ import io.vertx.core.json.JsonObject;
 /**
  * The demo's chat: {@code {"channel":"ChatChannel","room":"lobby"}} streams {@code chat:lobby}; {@code speak}
  * broadcasts a message to the room, {@code echo} answers only the subscriber; clients may whisper to the room, except
- * in room {@code nowhisper}. Room {@code forbidden} is rejected.
+ * in room {@code nowhisper}, and join the room's presence set, except in room {@code nopresence} ({@code here} joins
+ * it for them, as their user). Room {@code forbidden} is rejected.
  */
 @CableChannel("ChatChannel")
 public class ChatChannel implements ChannelHandler {
@@ -32,6 +33,17 @@ public class ChatChannel implements ChannelHandler {
             // Typing indicators: the client's whispers go to the room's other subscribers, never stored.
             subscription.whisperTo("chat:" + room);
         }
+        if (!"nopresence".equals(room)) {
+            // Who is in the room: clients join with presence.join(id, info), or the here action joins for them.
+            subscription.presenceIn("chat:" + room);
+        }
+    }
+
+    /** Joins the room's presence set on the server, as the connection's user (AnyCable's join_presence). */
+    @CableAction
+    void here(ChannelSubscription subscription, JsonObject data) {
+        String user = subscription.connectionIdentifiers().getOrDefault("user", "anonymous");
+        subscription.joinPresence(user, new JsonObject().put("name", user));
     }
 
     @CableAction

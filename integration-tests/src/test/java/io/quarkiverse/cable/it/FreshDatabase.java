@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 final class FreshDatabase {
 
     static final List<String> CABLE_TABLES = List.of("cable_messages", "cable_channels", "cable_shards",
-            "cable_writers");
+            "cable_writers", "cable_presence", "cable_presence_sessions", "cable_presence_nodes");
     private static final Pattern DATABASE_IN_URL = Pattern.compile("(jdbc:[a-z]+://[^/]+/)([^?;]*)(.*)");
 
     final String kind = System.getProperty("cable.it.db-kind", "h2");

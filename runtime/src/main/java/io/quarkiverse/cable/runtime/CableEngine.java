@@ -32,6 +32,8 @@ import io.quarkiverse.cable.runtime.history.ReplayQuota;
 import io.quarkiverse.cable.runtime.identity.IdentityChannels;
 import io.quarkiverse.cable.runtime.json.JsonPayloads;
 import io.quarkiverse.cable.runtime.memory.MemoryTransport;
+import io.quarkiverse.cable.runtime.presence.Presence;
+import io.quarkiverse.cable.runtime.presence.PresenceSettings;
 import io.quarkiverse.cable.runtime.sse.SseSettings;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 import io.quarkiverse.cable.runtime.store.SqlDialect;
@@ -65,6 +67,7 @@ public final class CableEngine implements Cable {
     private final HistorySettings historySettings;
     private final ReplayLimits replayLimits;
     private final SseSettings sseSettings;
+    private final Presence presence;
 
     private CableEngine(CableRuntimeConfig config, BiFunction<SubscriberMap, CableStats, Transport> transport) {
         CableConfigCheck.validate(config);
@@ -75,6 +78,13 @@ public final class CableEngine implements Cable {
         this.replayLimits = ReplayLimits.from(config);
         this.sseSettings = SseSettings.from(config);
         this.transport = transport.apply(subscribers, stats);
+        this.presence = new Presence(this.transport::presence, PresenceSettings.from(config),
+                delivery -> subscribe(IdentityChannels.PRESENCE, delivery));
+    }
+
+    /** The presence sets of this cable, and this node's reader of their events. */
+    public Presence presence() {
+        return presence;
     }
 
     /**
@@ -90,7 +100,8 @@ public final class CableEngine implements Cable {
     /** A cable on the {@code memory} adapter: this process only. */
     public static CableEngine memory(CableRuntimeConfig config) {
         return new CableEngine(config,
-                (subscribers, stats) -> new MemoryTransport(subscribers, stats, HistorySettings.from(config)));
+                (subscribers, stats) -> new MemoryTransport(subscribers, stats, HistorySettings.from(config),
+                        PresenceSettings.from(config)));
     }
 
     @Override

@@ -40,6 +40,9 @@ public interface Transport {
     /** Where recovering subscriptions read what they missed. */
     HistorySource history();
 
+    /** Where this adapter keeps the presence sets; usable once {@link #start()} returned. */
+    io.quarkiverse.cable.runtime.presence.PresenceStore presence();
+
     void start();
 
     /** Stops accepting broadcasts, stores what was accepted, then stops delivering. */

@@ -4,11 +4,16 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * One client command of {@code actioncable-v1-json}, read from a text frame: {@code subscribe}, {@code unsubscribe},
- * {@code message}, or AnyCable's {@code history} and {@code whisper}, each naming a subscription by its identifier (a string of
+ * {@code message}, or AnyCable's {@code history}, {@code whisper}, {@code join}, {@code leave} and {@code presence}, each
+ * naming a subscription by its identifier (a string of
  * JSON). Pure parsing: what a command
  * does is the connection's business.
  */
-record ActionCableCommand(Verb verb, String identifier, Object data) {
+record ActionCableCommand(Verb verb, String identifier, Object data, Object presence) {
+
+    ActionCableCommand(Verb verb, String identifier, Object data) {
+        this(verb, identifier, data, null);
+    }
 
     enum Verb {
         SUBSCRIBE,
@@ -17,7 +22,13 @@ record ActionCableCommand(Verb verb, String identifier, Object data) {
         /** Extended protocol: replay what an existing subscription missed (after a restored session). */
         HISTORY,
         /** AnyCable's client-to-client signal: data (any JSON) to the other subscribers of the whisper stream. */
-        WHISPER
+        WHISPER,
+        /** AnyCable's presence: join the subscription's presence set (presence: {id, info}). */
+        JOIN,
+        /** AnyCable's presence: leave it. */
+        LEAVE,
+        /** AnyCable's presence: who is in it (data: {return_records}); answered to this client only. */
+        PRESENCE
     }
 
     /** What a frame was: a command, nothing to act on (a pong), or bad input with the reason. */
@@ -55,7 +66,9 @@ record ActionCableCommand(Verb verb, String identifier, Object data) {
         }
         return switch (name) {
             // data: the extended protocol's history request, when there is one.
-            case "subscribe" -> new Valid(new ActionCableCommand(Verb.SUBSCRIBE, id, command.getValue("history")));
+            // presence: a join to make once confirmed (@anycable/core re-subscribing while it holds a join).
+            case "subscribe" -> new Valid(new ActionCableCommand(Verb.SUBSCRIBE, id, command.getValue("history"),
+                    command.getValue("presence")));
             case "history" -> new Valid(new ActionCableCommand(Verb.HISTORY, id, command.getValue("history")));
             case "unsubscribe" -> new Valid(new ActionCableCommand(Verb.UNSUBSCRIBE, id, null));
             case "message" -> new Valid(new ActionCableCommand(Verb.MESSAGE, id, command.getValue("data")));
@@ -63,6 +76,9 @@ record ActionCableCommand(Verb verb, String identifier, Object data) {
             case "whisper" -> command.containsKey("data")
                     ? new Valid(new ActionCableCommand(Verb.WHISPER, id, command.getValue("data")))
                     : new Invalid("sent a whisper without data");
+            case "join" -> new Valid(new ActionCableCommand(Verb.JOIN, id, null, command.getValue("presence")));
+            case "leave" -> new Valid(new ActionCableCommand(Verb.LEAVE, id, null));
+            case "presence" -> new Valid(new ActionCableCommand(Verb.PRESENCE, id, command.getValue("data")));
             default -> new Invalid("sent unknown command '" + clip(name) + "'");
         };
     }

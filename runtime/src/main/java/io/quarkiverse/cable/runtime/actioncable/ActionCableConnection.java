@@ -209,7 +209,17 @@ final class ActionCableConnection {
         List<ActionCableSubscription> subscribed = new ArrayList<>(subscriptions.values());
         subscriptions.clear();
         subscribed.forEach(ActionCableSubscription::stopStreams);
+        boolean present = subscribed.stream().anyMatch(ActionCableSubscription::joinedPresence);
         runner.execute(() -> {
+            if (present) {
+                // Its presence stays for the TTL: a reconnect within it (a reload, a flaky network) is invisible.
+                try {
+                    server.engine().presence().disconnected(sessionId);
+                } catch (RuntimeException e) {
+                    server.listenerFailure("Action Cable connection " + id + ": its presence could not be handed to"
+                            + " the TTL (it stays until its node's lease ends): " + e);
+                }
+            }
             subscribed.forEach(ActionCableSubscription::unsubscribed);
             // On the runner, behind the open task: a connection closed while it was being identified is welcomed (or
             // not) first, and only a welcomed one says it closed.
@@ -239,11 +249,14 @@ final class ActionCableConnection {
             case ActionCableCommand.Valid valid -> {
                 ActionCableCommand command = valid.command();
                 switch (command.verb()) {
-                    case SUBSCRIBE -> subscribe(command.identifier(), command.data());
+                    case SUBSCRIBE -> subscribe(command.identifier(), command.data(), command.presence());
                     case HISTORY -> history(command.identifier());
                     case UNSUBSCRIBE -> unsubscribe(command.identifier());
                     case MESSAGE -> perform(command.identifier(), command.data());
                     case WHISPER -> whisper(command.identifier(), command.data());
+                    case JOIN -> join(command.identifier(), command.presence());
+                    case LEAVE -> leave(command.identifier());
+                    case PRESENCE -> presence(command.identifier(), command.data());
                 }
             }
         }
@@ -270,7 +283,7 @@ final class ActionCableConnection {
         }
     }
 
-    private void subscribe(String identifier, Object history) {
+    private void subscribe(String identifier, Object history, Object presence) {
         if (subscriptions.containsKey(identifier)) {
             return; // the client retries until confirmed; never confirm twice
         }
@@ -318,6 +331,12 @@ final class ActionCableConnection {
             return;
         }
         subscriptions.put(identifier, subscription);
+        if (presence != null) {
+            ActionCableSubscription.PendingJoin join = presenceJoin(presence);
+            if (join != null) {
+                subscription.joinWhenConfirmed(join);
+            }
+        }
         // The confirmation waits for the streams' starting lines without holding this connection's commands: a
         // database that is slow to answer delays the confirm, never the next command or another connection.
         CompletableFuture<Void> started = subscription.streamsStarted();
@@ -343,6 +362,7 @@ final class ActionCableConnection {
         }
         subscription.confirm();
         subscription.historyReady();
+        subscription.joinPending();
     }
 
     private void unsubscribe(String identifier) {
@@ -351,8 +371,94 @@ final class ActionCableConnection {
             invalid("unsubscribe", "unsubscribed from " + ActionCableCommand.clip(identifier) + ", which is not subscribed");
             return;
         }
+        // An explicit unsubscribe leaves the presence set at once; a closed connection leaves after the TTL.
+        subscription.leavePresence();
         subscription.stopStreams();
         subscription.unsubscribed();
+    }
+
+    /**
+     * A client's {@code presence} member ({@code {"id":"42","info":{...}}}), or null when it is not one: the id a
+     * string or a number (older clients sent numbers; taken as their decimal text), the info any JSON.
+     */
+    private static ActionCableSubscription.PendingJoin presenceJoin(Object presence) {
+        if (!(presence instanceof JsonObject member)) {
+            return null;
+        }
+        Object id = member.getValue("id");
+        String presenceId = id instanceof String text ? text
+                : id instanceof Number number ? io.vertx.core.json.Json.encode(number) : null;
+        if (presenceId == null) {
+            return null;
+        }
+        Object info = member.getValue("info");
+        return new ActionCableSubscription.PendingJoin(presenceId,
+                info == null ? null : io.vertx.core.json.Json.encode(info));
+    }
+
+    /**
+     * AnyCable's {@code join}: into the subscription's presence set, answered only by the join event (to every member,
+     * this client too) when the id is new. What cannot join gets a presence error frame, never silence.
+     */
+    private void join(String identifier, Object presence) {
+        ActionCableSubscription subscription = presenceSubscription("join", identifier);
+        if (subscription == null) {
+            return;
+        }
+        ActionCableSubscription.PendingJoin join = presenceJoin(presence);
+        String problem = join == null ? "its presence is not {\"id\": a string or number, \"info\": any JSON}"
+                : subscription.join(join.presenceId(), join.infoJson());
+        if (problem != null) {
+            invalid("presence", "could not join presence on " + ActionCableCommand.clip(identifier) + ": " + problem);
+            outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
+        }
+    }
+
+    private void leave(String identifier) {
+        ActionCableSubscription subscription = presenceSubscription("leave", identifier);
+        if (subscription != null) {
+            try {
+                subscription.leavePresence();
+            } catch (io.quarkiverse.cable.CableException e) {
+                invalid("presence", "could not leave presence on " + ActionCableCommand.clip(identifier) + ": " + e);
+                outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
+            }
+        }
+    }
+
+    /** AnyCable's {@code presence}: the set's total and records to this client only, or the error frame. */
+    private void presence(String identifier, Object data) {
+        ActionCableSubscription subscription = presenceSubscription("presence", identifier);
+        if (subscription == null) {
+            return;
+        }
+        boolean withRecords = !(data instanceof JsonObject options && Boolean.FALSE.equals(options.getValue("return_records")));
+        String info;
+        try {
+            info = subscription.presenceInfo(withRecords);
+        } catch (io.quarkiverse.cable.CableException e) {
+            invalid("presence", "could not read presence of " + ActionCableCommand.clip(identifier) + ": " + e);
+            info = null;
+        }
+        if (info == null) {
+            invalid("presence", "asked for presence on " + ActionCableCommand.clip(identifier) + ", whose channel "
+                    + subscription.channel().name() + " has no presence set (ChannelSubscription.presenceIn)");
+        }
+        outbox.send(info != null ? info : Frames.presenceError(subscription.encodedIdentifier()));
+    }
+
+    /**
+     * The subscription a presence command names; for an identifier that is not subscribed, the error frame under the
+     * identifier as sent (so a client waiting on it stops waiting) and null.
+     */
+    private ActionCableSubscription presenceSubscription(String command, String identifier) {
+        ActionCableSubscription subscription = subscriptions.get(identifier);
+        if (subscription == null) {
+            invalid("presence", "sent " + command + " for " + ActionCableCommand.clip(identifier)
+                    + ", which is not subscribed");
+            outbox.send(Frames.presenceError(io.vertx.core.json.Json.encode(identifier)));
+        }
+        return subscription;
     }
 
     /**

@@ -16,6 +16,7 @@ import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.runtime.delivery.DirectDelivery;
 import io.quarkiverse.cable.runtime.history.GroupRecovery;
 import io.quarkiverse.cable.runtime.identity.IdentityChannels;
+import io.quarkiverse.cable.runtime.presence.PresenceEvents;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
@@ -44,6 +45,16 @@ class ActionCableSubscription implements ChannelSubscription {
     private final Map<String, CompletableFuture<Void>> whisperListening = new ConcurrentHashMap<>();
     /** The stream this subscription's client may whisper to ({@link #whisperTo}), or null: it may not. */
     private volatile String whisperStream;
+    /** The presence set this subscription's client may join and read ({@link #presenceIn}), or null. */
+    private volatile String presenceChannel;
+    /** When this node hears the presence set's joins and leaves; null without a presence set. */
+    private volatile CompletableFuture<Void> presenceListening;
+    /** The presence id this subscription joined its set as, or null; changed on the connection's runner only. */
+    private volatile String joinedAs;
+    /** A join asked for before the confirmation, made once confirmed (on the runner). */
+    private volatile PendingJoin pendingJoin;
+    private final PresenceEvents.Listener presenceListener = event -> deliver(
+            Frames.presence(encodedIdentifier(), event.eventJson()));
     private final Object gate = new Object();
     private volatile ChannelRegistry.Channel channel;
     private volatile ChannelHandler handler;
@@ -108,10 +119,12 @@ class ActionCableSubscription implements ChannelSubscription {
 
     /** Completes when every stream started in {@code subscribed} has its starting line. */
     CompletableFuture<Void> streamsStarted() {
-        // The whisper receivers too: a whisper sent after the confirmation reaches this subscriber.
-        return CompletableFuture.allOf(Stream.concat(
+        // The whisper and presence receivers too: what is sent after the confirmation reaches this subscriber.
+        CompletableFuture<Void> presence = presenceListening;
+        return CompletableFuture.allOf(Stream.concat(Stream.concat(
                 streams.values().stream().map(stream -> stream.confirmed().toCompletableFuture()),
-                whisperListening.values().stream()).toArray(CompletableFuture[]::new));
+                whisperListening.values().stream()), presence == null ? Stream.empty() : Stream.of(presence))
+                .toArray(CompletableFuture[]::new));
     }
 
     @Override
@@ -221,6 +234,118 @@ class ActionCableSubscription implements ChannelSubscription {
 
     String whisperStream() {
         return whisperStream;
+    }
+
+    /** A join to make once the subscription is confirmed. */
+    record PendingJoin(String presenceId, String infoJson) {
+    }
+
+    @Override
+    public void presenceIn(String cableChannel) {
+        if (reserved(cableChannel)) {
+            return;
+        }
+        String problem = server.engine().channelProblem(cableChannel);
+        if (problem != null) {
+            throw new CableException.InvalidMessage(problem);
+        }
+        String previous = presenceChannel;
+        if (cableChannel.equals(previous)) {
+            return;
+        }
+        if (previous != null) {
+            leavePresence();
+            server.engine().presence().events().stopListening(previous, presenceListener);
+        }
+        presenceChannel = cableChannel;
+        presenceListening = server.engine().presence().events().listen(cableChannel, presenceListener);
+    }
+
+    @Override
+    public void joinPresence(String presenceId, Object info) {
+        if (presenceChannel == null) {
+            throw new IllegalStateException("joinPresence needs a presence set: call presenceIn(channel) first");
+        }
+        String infoJson = info == null ? null : Json.encode(info);
+        if (!confirmed) {
+            pendingJoin = new PendingJoin(presenceId, infoJson);
+            return;
+        }
+        String problem = join(presenceId, infoJson);
+        if (problem != null) {
+            throw new CableException.InvalidMessage("Cable presence join refused: " + problem);
+        }
+    }
+
+    /** Remembers a client's join sent with its subscribe, to make once confirmed. */
+    void joinWhenConfirmed(PendingJoin join) {
+        pendingJoin = join;
+    }
+
+    /** After the confirmation and the history answer's start: the join asked for before, if any. */
+    void joinPending() {
+        PendingJoin join = pendingJoin;
+        pendingJoin = null;
+        if (join != null) {
+            String problem = join(join.presenceId(), join.infoJson());
+            if (problem != null) {
+                server.invalid("presence", "Action Cable connection " + connection.id + " could not join presence on "
+                        + ActionCableCommand.clip(identifier) + ": " + problem);
+                deliver(Frames.presenceError(encodedIdentifier));
+            }
+        }
+    }
+
+    /**
+     * Joins the presence set as {@code presenceId} (on the runner; blocks for the database); returns why it could
+     * not, or null. A second join with the same id only updates the info, as in AnyCable; another id is refused.
+     */
+    String join(String presenceId, String infoJson) {
+        String set = presenceChannel;
+        if (set == null) {
+            return "its channel " + channel.name() + " has no presence set (ChannelSubscription.presenceIn)";
+        }
+        String joined = joinedAs;
+        if (joined != null && !joined.equals(presenceId)) {
+            return "it joined as another presence id already (leave first)";
+        }
+        String problem = server.engine().presence().problem(presenceId, infoJson);
+        if (problem != null) {
+            return problem;
+        }
+        try {
+            server.engine().presence().join(set, presenceId, connection.sessionId, infoJson);
+        } catch (CableException e) {
+            return e.getMessage();
+        }
+        joinedAs = presenceId;
+        return null;
+    }
+
+    @Override
+    public void leavePresence() {
+        String joined = joinedAs;
+        String set = presenceChannel;
+        pendingJoin = null;
+        if (joined == null || set == null) {
+            return;
+        }
+        joinedAs = null;
+        server.engine().presence().leave(set, joined, connection.sessionId);
+    }
+
+    /** Whether this subscription joined its presence set (then its connection's close hands it to the TTL). */
+    boolean joinedPresence() {
+        return joinedAs != null;
+    }
+
+    /** The presence set's snapshot for a {@code presence} command, or null without a presence set. */
+    String presenceInfo(boolean withRecords) {
+        String set = presenceChannel;
+        if (set == null) {
+            return null;
+        }
+        return Frames.presenceInfo(encodedIdentifier, server.engine().presence().snapshot(set), withRecords);
     }
 
     /**
@@ -351,6 +476,10 @@ class ActionCableSubscription implements ChannelSubscription {
         streams.clear();
         whisperListening.keySet().forEach(stream -> server.whispers().stopListening(stream, this));
         whisperListening.clear();
+        String set = presenceChannel;
+        if (set != null) {
+            server.engine().presence().events().stopListening(set, presenceListener);
+        }
     }
 
     /** The channel's {@code unsubscribed} callback, when its {@code subscribed} ran. */

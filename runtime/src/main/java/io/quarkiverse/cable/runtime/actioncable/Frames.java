@@ -64,6 +64,39 @@ final class Frames {
         return "{\"identifier\":" + encodedIdentifier + ",\"type\":\"reject_subscription\"}";
     }
 
+    /** A presence frame ({@code message}: a join or leave event, an info reply or an error), as AnyCable sends it. */
+    static String presence(String encodedIdentifier, String messageJson) {
+        return "{\"type\":\"presence\",\"identifier\":" + encodedIdentifier + ",\"message\":" + messageJson + "}";
+    }
+
+    /** The error presence frame: it ends a client's wait for {@code presence.info()} (AnyCable's shape). */
+    static String presenceError(String encodedIdentifier) {
+        return presence(encodedIdentifier, "{\"type\":\"error\",\"total\":0}");
+    }
+
+    /**
+     * The answer to {@code presence}: {@code total} ids, and their records unless the client asked for none. An empty
+     * set has {@code "records":[]} (clients before {@code @anycable/core} 1.1.6 fail without it).
+     */
+    static String presenceInfo(String encodedIdentifier, io.quarkiverse.cable.PresenceSnapshot snapshot,
+            boolean withRecords) {
+        StringBuilder message = new StringBuilder("{\"type\":\"info\",\"total\":").append(snapshot.total());
+        if (withRecords) {
+            message.append(",\"records\":[");
+            String separator = "";
+            for (io.quarkiverse.cable.PresenceRecord record : snapshot.records()) {
+                message.append(separator).append("{\"id\":").append(Json.encode(record.id()));
+                if (record.info() != null) {
+                    message.append(",\"info\":").append(record.info());
+                }
+                message.append('}');
+                separator = ",";
+            }
+            message.append(']');
+        }
+        return presence(encodedIdentifier, message.append('}').toString());
+    }
+
     static String message(String encodedIdentifier, String messageJson) {
         return "{\"identifier\":" + encodedIdentifier + ",\"message\":" + messageJson + "}";
     }

@@ -52,6 +52,14 @@ public final class CableConfigCheck {
         positive("quarkus.cable.history.queue-timeout", config.history().queueTimeout());
         atLeastOne("quarkus.cable.history.max-replays-per-connection", config.history().maxReplaysPerConnection());
         atLeastOne("quarkus.cable.history.page-size", config.history().pageSize());
+        if (config.presence().ttl().toMillis() < 100) {
+            throw invalid("quarkus.cable.presence.ttl", config.presence().ttl(), "must be at least 100ms");
+        }
+        atLeastOne("quarkus.cable.presence.max-records", config.presence().maxRecords());
+        if (config.presence().maxInfoSize().asLongValue() < 1) {
+            throw invalid("quarkus.cable.presence.max-info-size", config.presence().maxInfoSize().asLongValue()
+                    + " bytes", "must be at least 1 byte");
+        }
         if (config.sse().maxPendingBytes().asLongValue() < 1) {
             throw invalid("quarkus.cable.sse.max-pending-bytes", config.sse().maxPendingBytes().asLongValue()
                     + " bytes", "must be at least 1 byte");

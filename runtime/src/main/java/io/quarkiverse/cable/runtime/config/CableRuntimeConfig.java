@@ -303,6 +303,36 @@ public interface CableRuntimeConfig {
     Health health();
 
     /**
+     * Presence: the sets of who is in a channel, kept in the application's database (see the Identities page).
+     */
+    Presence presence();
+
+    interface Presence {
+        /**
+         * How long a presence id stays in a channel's set after its session disconnected without leaving (a closed
+         * tab, a lost network, a crashed node): a reconnect within it is invisible to the others, as in AnyCable
+         * (`presence_ttl`). The ids of a node that died go after at most this long too: each node renews one lease
+         * every half of it.
+         */
+        @WithDefault("15s")
+        Duration ttl();
+
+        /**
+         * The most records a presence reply (`@anycable/web`'s `presence.info()`, `CablePresence.snapshot`) lists;
+         * its `total` still counts every id. Bounds what one request makes the server read and send.
+         */
+        @WithDefault("1000")
+        int maxRecords();
+
+        /**
+         * The largest presence info (as JSON) a client may join with. A larger join is refused with a presence
+         * `error` frame; the subscription stays.
+         */
+        @WithDefault("1K")
+        MemorySize maxInfoSize();
+    }
+
+    /**
      * Action Cable endpoint settings.
      */
     ActionCable actionCable();

@@ -25,6 +25,9 @@ import io.quarkiverse.cable.runtime.history.HistorySettings;
 import io.quarkiverse.cable.runtime.history.HistorySource;
 import io.quarkiverse.cable.runtime.history.ReplayLimits;
 import io.quarkiverse.cable.runtime.poller.Poller;
+import io.quarkiverse.cable.runtime.presence.DatabasePresence;
+import io.quarkiverse.cable.runtime.presence.PresenceSettings;
+import io.quarkiverse.cable.runtime.presence.PresenceStore;
 import io.quarkiverse.cable.runtime.store.MessageStore;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 import io.quarkiverse.cable.runtime.store.PolledMessage;
@@ -65,6 +68,7 @@ public final class DatabaseTransport implements Transport {
     private Wakeup wakeup = Wakeup.NONE;
     private volatile boolean trackHorizon;
     private HistorySource history;
+    private DatabasePresence presence;
 
     public DatabaseTransport(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
             SubscriberMap subscribers, CableRuntimeConfig config, CableStats stats) {
@@ -110,6 +114,13 @@ public final class DatabaseTransport implements Transport {
             ringing.committed();
             trimmer.afterWrite(rows);
         });
+        // Presence events are written in the transactions that change the sets; their commits wake pollers the
+        // same way as the writer's.
+        presence = new DatabasePresence(source, store, dialect, PresenceSettings.from(config), stats, rows -> {
+            poller.wake();
+            ringing.committed();
+            trimmer.afterWrite(rows);
+        });
         if (trackHorizon) {
             poller.trackHorizon();
         }
@@ -130,6 +141,7 @@ public final class DatabaseTransport implements Transport {
         wakeup.start();
         writer.start(threadSuffix());
         trimmer.start(threadSuffix());
+        presence.start(threadSuffix());
     }
 
     /** Lets the dialect see the server before any statement is built (MySQL Connector/J reaches MySQL and MariaDB). */
@@ -183,6 +195,14 @@ public final class DatabaseTransport implements Transport {
     }
 
     @Override
+    public PresenceStore presence() {
+        if (presence == null) {
+            throw new CableException.Stopped();
+        }
+        return presence;
+    }
+
+    @Override
     public CompletableFuture<Void> send(OutgoingMessage message) {
         return writer.submit(message);
     }
@@ -197,7 +217,9 @@ public final class DatabaseTransport implements Transport {
         if (writer == null) {
             return;
         }
-        // Writer first: what was accepted is committed, then the poller can still deliver it while it drains.
+        // Presence first: it hands this node's sessions to the TTL, while the database is still in use.
+        presence.stop();
+        // Writer next: what was accepted is committed, then the poller can still deliver it while it drains.
         writer.stop(STOP_TIMEOUT_MILLIS);
         wakeup.stop(STOP_TIMEOUT_MILLIS);
         poller.wake();
@@ -217,6 +239,7 @@ public final class DatabaseTransport implements Transport {
             return List.of();
         }
         List<Worker> workers = new java.util.ArrayList<>(List.of(poller.worker(), writer.worker(), trimmer.worker()));
+        workers.addAll(presence.workers());
         workers.addAll(wakeup.workers());
         return List.copyOf(workers);
     }

@@ -10,7 +10,8 @@ import io.quarkiverse.cable.CableException;
 
 /**
  * The names of the reserved channels: one per identity for the application's broadcasts ({@code stream_for}), one
- * for the whole cable carrying the disconnect commands, and one for the whole cable carrying the whispers. Clients cannot
+ * for the whole cable carrying the disconnect commands, one carrying the whispers and one carrying presence events. Clients
+ * cannot
  * choose them: a stream request names an identity channel only for its own identity, the others never.
  */
 public final class IdentityChannels {
@@ -25,6 +26,12 @@ public final class IdentityChannels {
      */
     public static final String WHISPERS = "cable:whispers";
     private static final String WHISPER_PREFIX = "cable:whisper";
+    /**
+     * Every presence event (join, leave) of the cable travels on this one channel, each naming its channel, written
+     * in the transaction that changed the presence set and read by each node with one subscription. Every channel
+     * starting {@code cable:presence} is reserved.
+     */
+    public static final String PRESENCE = "cable:presence";
 
     private IdentityChannels() {
     }
@@ -54,13 +61,23 @@ public final class IdentityChannels {
         return channel != null && channel.startsWith(WHISPER_PREFIX);
     }
 
+    /** Whether {@code channel} is (or could be taken for) the presence channel: the cable writes and reads it alone. */
+    public static boolean isPresence(String channel) {
+        return channel != null && channel.startsWith(PRESENCE);
+    }
+
+    /** Whether only the cable itself writes and reads {@code channel}: the control, whisper and presence channels. */
+    public static boolean isCableOwned(String channel) {
+        return isControl(channel) || isWhispers(channel) || isPresence(channel);
+    }
+
     /**
      * Whether a connection identified by {@code own} (empty when anonymous) must not stream {@code channel}: another
-     * identity's channel, the control channel, or the whisper channel (read raw, it would show every stream's
-     * whispers and who sent them).
+     * identity's channel, the control channel, the whisper channel (read raw, it would show every stream's
+     * whispers and who sent them) or the presence channel (every channel's joins and leaves).
      */
     public static boolean refused(String channel, Map<String, String> own) {
-        if (isControl(channel) || isWhispers(channel)) {
+        if (isCableOwned(channel)) {
             return true;
         }
         if (!channel.startsWith(PREFIX)) {
@@ -85,6 +102,10 @@ public final class IdentityChannels {
         if (isWhispers(channel)) {
             return new CableException.InvalidMessage("Cable channel '" + channel + "' is reserved for clients'"
                     + " whispers (ChannelSubscription.whisperTo); broadcast to the stream itself");
+        }
+        if (isPresence(channel)) {
+            return new CableException.InvalidMessage("Cable channel '" + channel + "' is reserved for presence events"
+                    + " (ChannelSubscription.presenceIn); they are written when a presence set changes");
         }
         return null;
     }

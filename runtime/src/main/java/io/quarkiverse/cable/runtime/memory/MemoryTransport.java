@@ -5,9 +5,14 @@ import java.util.concurrent.CompletableFuture;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.ChannelHash;
 import io.quarkiverse.cable.runtime.Transport;
 import io.quarkiverse.cable.runtime.history.HistorySettings;
 import io.quarkiverse.cable.runtime.history.HistorySource;
+import io.quarkiverse.cable.runtime.identity.IdentityChannels;
+import io.quarkiverse.cable.runtime.presence.MemoryPresence;
+import io.quarkiverse.cable.runtime.presence.PresenceSettings;
+import io.quarkiverse.cable.runtime.presence.PresenceStore;
 import io.quarkiverse.cable.runtime.store.OutgoingMessage;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
@@ -23,18 +28,33 @@ public final class MemoryTransport implements Transport {
     private final CableStats stats;
     private final Object lock = new Object();
     private final MemoryHistory history;
+    private final MemoryPresence presence;
     private long lastId;
     private volatile boolean running;
 
     public MemoryTransport(SubscriberMap subscribers, CableStats stats) {
-        this(subscribers, stats, HistorySettings.defaults());
+        this(subscribers, stats, HistorySettings.defaults(), PresenceSettings.defaults());
     }
 
-    public MemoryTransport(SubscriberMap subscribers, CableStats stats, HistorySettings historySettings) {
+    public MemoryTransport(SubscriberMap subscribers, CableStats stats, HistorySettings historySettings,
+            PresenceSettings presenceSettings) {
         this.subscribers = subscribers;
         this.stats = stats;
         this.history = new MemoryHistory(historySettings.memorySize(), historySettings.window(),
                 historySettings.maxReplay());
+        this.presence = new MemoryPresence(presenceSettings, envelope -> send(new OutgoingMessage(
+                IdentityChannels.PRESENCE, ChannelHash.of(IdentityChannels.PRESENCE), envelope, false,
+                System.nanoTime(), new CompletableFuture<>())));
+    }
+
+    @Override
+    public PresenceStore presence() {
+        return presence;
+    }
+
+    @Override
+    public java.util.List<io.quarkiverse.cable.runtime.Worker> workers() {
+        return presence.workers();
     }
 
     @Override
@@ -91,10 +111,12 @@ public final class MemoryTransport implements Transport {
     @Override
     public void start() {
         running = true;
+        presence.start("memory");
     }
 
     @Override
     public void stop() {
+        presence.stop();
         synchronized (lock) {
             running = false;
         }

@@ -70,12 +70,11 @@ final class SseAuthorization {
     }
 
     /**
-     * Refuses (403) another identity's reserved channel, the control channel and whisper channels: the request's identity is
+     * Refuses (403) another identity's reserved channel, the control, whisper and presence channels: the request's identity is
      * {@code user=<principal>} when it is authenticated, as for WebSockets Next connections.
      */
     static void checkReserved(String channel) {
-        if (!channel.startsWith(IdentityChannels.PREFIX) && !IdentityChannels.isControl(channel)
-                && !IdentityChannels.isWhispers(channel)) {
+        if (!channel.startsWith(IdentityChannels.PREFIX) && !IdentityChannels.isCableOwned(channel)) {
             return; // no identity needed: not a reserved channel
         }
         SecurityIdentity identity;

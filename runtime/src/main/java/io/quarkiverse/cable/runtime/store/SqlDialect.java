@@ -321,6 +321,89 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         return "SELECT " + MESSAGE_COLUMNS + " FROM cable_messages ORDER BY id DESC LIMIT ?";
     }
 
+    // Presence (PresenceTable): the ids in each channel's set, the sessions behind them, the nodes' leases.
+
+    /**
+     * Adds a presence id to a channel's set, or gives it the info of its newest join; either way it locks the id's
+     * row until the transaction ends, which orders every change of that id across nodes.
+     */
+    public abstract String upsertPresence();
+
+    public String lockPresence() {
+        return "SELECT channel FROM cable_presence WHERE channel_hash = ? AND presence_id = ? FOR UPDATE";
+    }
+
+    /** How many sessions the id has, and whether the given session is one of them. */
+    public String countPresenceSessions() {
+        return "SELECT COUNT(*), COALESCE(SUM(CASE WHEN session_id = ? THEN 1 ELSE 0 END), 0)"
+                + " FROM cable_presence_sessions WHERE channel_hash = ? AND presence_id = ?";
+    }
+
+    public String countAllPresenceSessions() {
+        return "SELECT COUNT(*) FROM cable_presence_sessions WHERE channel_hash = ? AND presence_id = ?";
+    }
+
+    public String insertPresenceSession() {
+        return "INSERT INTO cable_presence_sessions (channel_hash, presence_id, session_id, node_id, expires_at)"
+                + " VALUES (?, ?, ?, ?, NULL)";
+    }
+
+    /** A session that joins again (before its TTL ran out) is connected again, on this node. */
+    public String revivePresenceSession() {
+        return "UPDATE cable_presence_sessions SET node_id = ?, expires_at = NULL"
+                + " WHERE channel_hash = ? AND presence_id = ? AND session_id = ?";
+    }
+
+    public String deletePresenceSession() {
+        return "DELETE FROM cable_presence_sessions WHERE channel_hash = ? AND presence_id = ? AND session_id = ?";
+    }
+
+    public String deleteExpiredPresenceSessions() {
+        return "DELETE FROM cable_presence_sessions WHERE channel_hash = ? AND presence_id = ? AND expires_at < ?";
+    }
+
+    public String deletePresence() {
+        return "DELETE FROM cable_presence WHERE channel_hash = ? AND presence_id = ?";
+    }
+
+    /** A session disconnected: its memberships last until the TTL ends (a reconnect within it is invisible). */
+    public String expireSessionPresence() {
+        return "UPDATE cable_presence_sessions SET expires_at = ? WHERE session_id = ? AND expires_at IS NULL";
+    }
+
+    /** A node stopped or lost its lease: the connected sessions it held expire at the given time. */
+    public String expireNodePresence() {
+        return "UPDATE cable_presence_sessions SET expires_at = ? WHERE node_id = ? AND expires_at IS NULL";
+    }
+
+    public String selectExpiredPresence() {
+        return "SELECT DISTINCT channel_hash, presence_id FROM cable_presence_sessions WHERE expires_at < ? LIMIT ?";
+    }
+
+    public String renewPresenceLease() {
+        return "UPDATE cable_presence_nodes SET lease_until = ? WHERE node_id = ?";
+    }
+
+    public String insertPresenceLease() {
+        return "INSERT INTO cable_presence_nodes (node_id, lease_until) VALUES (?, ?)";
+    }
+
+    public String selectLapsedPresenceLeases() {
+        return "SELECT node_id, lease_until FROM cable_presence_nodes WHERE lease_until < ?";
+    }
+
+    public String deletePresenceLease() {
+        return "DELETE FROM cable_presence_nodes WHERE node_id = ?";
+    }
+
+    public String presenceRecords() {
+        return "SELECT presence_id, info FROM cable_presence WHERE channel_hash = ? ORDER BY presence_id LIMIT ?";
+    }
+
+    public String presenceCount() {
+        return "SELECT COUNT(*) FROM cable_presence WHERE channel_hash = ?";
+    }
+
     // The SQL broadcast (SqlBroadcastRoutines): cable_broadcast(channel, payload), for SQL clients and triggers.
 
     /**
@@ -356,6 +439,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         @Override
         public String ddlResource() {
             return "META-INF/quarkus-cable/ddl/h2.sql";
+        }
+
+        @Override
+        public String upsertPresence() {
+            return "MERGE INTO cable_presence (channel_hash, presence_id, channel, info, updated_at)"
+                    + " KEY (channel_hash, presence_id) VALUES (?, ?, ?, ?, ?)";
         }
 
         /** Embedded: one database for the life of its files, nothing to fail over to. */
@@ -421,6 +510,13 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
          * name, correct right after the promotion; {@code pg_control_checkpoint()} would lag until the next checkpoint.
          * The WAL position exists only on a primary: a standby, where no write can succeed, reports "standby".
          */
+        @Override
+        public String upsertPresence() {
+            return "INSERT INTO cable_presence (channel_hash, presence_id, channel, info, updated_at)"
+                    + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel_hash, presence_id)"
+                    + " DO UPDATE SET info = EXCLUDED.info, updated_at = EXCLUDED.updated_at";
+        }
+
         @Override
         String databaseIdentity() {
             return "CAST((SELECT system_identifier FROM pg_control_system()) AS TEXT) || '/' ||"
@@ -624,6 +720,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         @Override
         boolean rejectsRowByVendorCode(int errorCode) {
             return errorCode == 1366 || errorCode == 1292 || errorCode == 1048 || errorCode == 4025;
+        }
+
+        @Override
+        public String upsertPresence() {
+            return "INSERT INTO cable_presence (channel_hash, presence_id, channel, info, updated_at)"
+                    + " VALUES (?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE info = VALUES(info), updated_at = VALUES(updated_at)";
         }
 
         @Override

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class SchemaScriptTest {
 
     private static final List<String> TABLES = List.of("cable_messages", "cable_channels", "cable_shards",
-            "cable_writers");
+            "cable_writers", "cable_presence", "cable_presence_sessions", "cable_presence_nodes");
 
     @Test
     void statementsAreSplitAtLineEndSemicolonsWithoutCommentsOrBlankLines() {

@@ -1,0 +1,326 @@
+package io.quarkiverse.cable.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CablePresence;
+import io.quarkiverse.cable.PresenceEvent;
+import io.quarkiverse.cable.PresenceRecord;
+import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.Internal;
+import io.quarkiverse.cable.runtime.identity.IdentityChannels;
+import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.subscription.Cancellable;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Presence as raw frames ({@code @anycable/web}'s {@code channel.presence}): joins and leaves once per presence id
+ * however many sessions join with it, the TTL after an abrupt disconnect, the info reply (records, the empty set, no
+ * records on request), an error frame for every presence command that cannot be served; across nodes through the
+ * database, with a second engine on the same database as the other node (its TTL 60 s, so "a reconnect within the
+ * TTL" does not depend on how busy the machine is). The application's TTL is 2 s here.
+ */
+@QuarkusTest
+class PresenceTest {
+
+    private static final String EXT = "actioncable-v1-ext-json";
+    private static final String V1 = "actioncable-v1-json";
+    private static Vertx vertx;
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    Cable cable;
+
+    @Inject
+    CablePresence presence;
+
+    @Inject
+    @Internal
+    CableEngine engine;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @ConfigProperty(name = "quarkus.datasource.db-kind")
+    String dbKind;
+
+    @ConfigProperty(name = "quarkus.cable.presence.ttl")
+    Duration ttl;
+
+    private final List<WsClient> clients = new ArrayList<>();
+    private CableEngine nodeTwo;
+
+    @BeforeAll
+    static void startClient() {
+        vertx = Vertx.vertx();
+    }
+
+    @AfterAll
+    static void stopClient() {
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (WsClient client : clients) {
+            client.close();
+        }
+        if (nodeTwo != null) {
+            nodeTwo.stop();
+        }
+    }
+
+    @Test
+    void anIdJoinsWithItsFirstSessionAndLeavesWithItsLast() throws Exception {
+        String room = Channels.unique("team");
+        String chat = chat(room);
+        WsClient annTab1 = subscribed("ann", EXT, chat);
+        WsClient annTab2 = subscribed("ann", EXT, chat);
+        WsClient bob = subscribed("bob", EXT, chat);
+
+        annTab1.send(join(chat, "\"ann\"", "{\"name\":\"Ann\"}"));
+        String annJoined = presenceFrame(chat, "{\"type\":\"join\",\"id\":\"ann\",\"info\":{\"name\":\"Ann\"}}");
+        // To every member of the set, the joiner too.
+        for (WsClient client : List.of(annTab1, annTab2, bob)) {
+            client.awaitFrame(annJoined);
+        }
+        // Her second tab joins with the same id: no event. The fence: its info reply comes after its join committed,
+        // so a join event of it would reach bob before bob's own join event.
+        annTab2.send(join(chat, "\"ann\"", "{\"name\":\"Ann (tab 2)\"}"));
+        annTab2.send(info(chat));
+        annTab2.awaitFrame(presenceFrame(chat, "{\"type\":\"info\",\"total\":1,\"records\":[{\"id\":\"ann\",\"info\":"
+                + "{\"name\":\"Ann (tab 2)\"}}]}"));
+        bob.send(join(chat, "\"bob\"", null));
+        String bobJoined = presenceFrame(chat, "{\"type\":\"join\",\"id\":\"bob\"}");
+        annTab1.awaitFrame(bobJoined);
+        bob.awaitFrame(bobJoined);
+        assertThat(presenceEvents(bob, chat)).containsExactly(annJoined, bobJoined);
+
+        // The first tab goes: ann is still here (a leave of it would be a second one in bob's list below).
+        annTab1.send(unsubscribe(chat));
+        annTab2.send(info(chat));
+        annTab2.awaitFrame(presenceFrame(chat, "{\"type\":\"info\",\"total\":2,\"records\":[{\"id\":\"ann\",\"info\":"
+                + "{\"name\":\"Ann (tab 2)\"}},{\"id\":\"bob\"}]}"));
+        // The second one leaves explicitly: now she is gone, at once.
+        annTab2.send(leave(chat));
+        String annLeft = presenceFrame(chat, "{\"type\":\"leave\",\"id\":\"ann\"}");
+        bob.awaitFrame(annLeft);
+        assertThat(presenceEvents(bob, chat)).containsExactly(annJoined, bobJoined, annLeft);
+        assertThat(presence.snapshot("chat:" + room).await().atMost(Duration.ofSeconds(60)).records())
+                .containsExactly(new PresenceRecord("bob", null));
+    }
+
+    @Test
+    void aSessionThatDisconnectsLeavesWhenTheTtlEnds() throws Exception {
+        String chat = chat(Channels.unique("ttl"));
+        WsClient dave = subscribed("dave", EXT, chat);
+        WsClient bob = subscribed("bob", V1, chat); // presence frames go to plain clients too, as in AnyCable
+        dave.send(join(chat, "\"dave\"", null));
+        bob.awaitFrame(presenceFrame(chat, "{\"type\":\"join\",\"id\":\"dave\"}"));
+        long closedAt = System.nanoTime();
+        dave.close();
+        String daveLeft = presenceFrame(chat, "{\"type\":\"leave\",\"id\":\"dave\"}");
+        await().atMost(Duration.ofSeconds(60)).until(() -> bob.received.contains(daveLeft));
+        // Never before the TTL ended: its rows expire at close + TTL (a little slack for the close's own travel).
+        assertThat(Duration.ofNanos(System.nanoTime() - closedAt)).isGreaterThan(ttl.minusMillis(300));
+        assertThat(presenceEvents(bob, chat)).containsExactly(
+                presenceFrame(chat, "{\"type\":\"join\",\"id\":\"dave\"}"), daveLeft);
+    }
+
+    @Test
+    void theServerJoinsForAClientAndNumericIdsAreText() throws Exception {
+        String chat = chat(Channels.unique("server"));
+        WsClient erin = subscribed("erin", EXT, chat);
+        erin.send(perform(chat, "here"));
+        erin.awaitFrame(presenceFrame(chat, "{\"type\":\"join\",\"id\":\"erin\",\"info\":{\"name\":\"erin\"}}"));
+        // Older @anycable/core sent numbers; taken as their decimal text.
+        WsClient numeric = subscribed("n", EXT, chat);
+        numeric.send(join(chat, "42", "\"forty-two\""));
+        erin.awaitFrame(presenceFrame(chat, "{\"type\":\"join\",\"id\":\"42\",\"info\":\"forty-two\"}"));
+        // A join on subscribe (a client re-subscribing while it holds a join) is made once confirmed.
+        WsClient frank = WsClient.connect(vertx, base, "/cable?user=frank", EXT);
+        clients.add(frank);
+        frank.send(new JsonObject().put("command", "subscribe").put("identifier", chat)
+                .put("presence", new JsonObject().put("id", "frank")).encode());
+        frank.awaitFrame(confirm(chat));
+        frank.awaitFrame(presenceFrame(chat, "{\"type\":\"join\",\"id\":\"frank\"}"));
+        assertThat(frank.received.indexOf(confirm(chat)))
+                .isLessThan(frank.received.indexOf(presenceFrame(chat, "{\"type\":\"join\",\"id\":\"frank\"}")));
+        frank.send(new JsonObject().put("command", "presence").put("identifier", chat)
+                .put("data", new JsonObject().put("return_records", false)).encode());
+        frank.awaitFrame(presenceFrame(chat, "{\"type\":\"info\",\"total\":3}"));
+    }
+
+    @Test
+    void everyPresenceCommandThatCannotBeServedGetsAnErrorFrame() throws Exception {
+        String empty = chat(Channels.unique("empty"));
+        WsClient gil = subscribed("gil", EXT, empty);
+        // The empty set has records: [] (clients before @anycable/core 1.1.6 fail without it).
+        gil.send(info(empty));
+        gil.awaitFrame(presenceFrame(empty, "{\"type\":\"info\",\"total\":0,\"records\":[]}"));
+
+        String error = "{\"type\":\"error\",\"total\":0}";
+        String none = chat("nopresence");
+        WsClient hal = subscribed("hal", EXT, none);
+        hal.send(info(none)); // a channel without a presence set
+        hal.awaitFrame(presenceFrame(none, error));
+        hal.send(join(none, "\"hal\"", null));
+        String unknown = chat(Channels.unique("never-subscribed"));
+        hal.send(info(unknown)); // an identifier that is not subscribed: the error under it, so a client stops waiting
+        hal.awaitFrame(presenceFrame(unknown, error));
+        assertThat(hal.received.stream().filter(frame -> frame.equals(presenceFrame(none, error)))).hasSize(2);
+
+        gil.send(join(empty, "\"gil\"", "\"" + "x".repeat(2000) + "\"")); // info over max-info-size (1K)
+        gil.send(join(empty, "\"" + "y".repeat(300) + "\"", null)); // id over 255 characters
+        gil.send("{\"command\":\"join\",\"identifier\":" + Json.encode(empty) + ",\"presence\":{\"id\":{}}}");
+        gil.send(join(empty, "\"gil\"", null));
+        gil.send(join(empty, "\"not-gil\"", null)); // another id on the same subscription
+        gil.send(info(empty));
+        gil.awaitFrame(presenceFrame(empty, "{\"type\":\"info\",\"total\":1,\"records\":[{\"id\":\"gil\"}]}"));
+        assertThat(gil.received.stream().filter(frame -> frame.equals(presenceFrame(empty, error)))).hasSize(4);
+        assertThat(gil.closeStatus).isNotDone();
+        assertThat(hal.closeStatus).isNotDone();
+    }
+
+    @Test
+    void presenceIsOneSetForEveryNodeAndItsEventsReachEveryNode() throws Exception {
+        nodeTwo = CableEngine.database("presence-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind),
+                CableConfigs.with("quarkus.cable.presence.ttl", "60s"));
+        nodeTwo.start();
+        String room = Channels.unique("nodes");
+        String chat = chat(room);
+        String stream = "chat:" + room;
+        WsClient ivy = subscribed("ivy", EXT, chat);
+        LinkedBlockingQueue<PresenceEvent> onNodeOne = new LinkedBlockingQueue<>();
+        Cancellable listening = presence.events(stream).subscribe().with(onNodeOne::add);
+
+        // A session on node two joins: node one's client hears it, and node one's snapshot has it.
+        assertThat(nodeTwo.presence().join(stream, "jay", "node-two-session-1", "{\"on\":2}")).isTrue();
+        ivy.awaitFrame(presenceFrame(chat, "{\"type\":\"join\",\"id\":\"jay\",\"info\":{\"on\":2}}"));
+        assertThat(onNodeOne.poll(60, TimeUnit.SECONDS))
+                .isEqualTo(new PresenceEvent(stream, PresenceEvent.Type.JOIN, "jay", "{\"on\":2}"));
+        // Node one's client joins with the same id: one id across nodes, no event.
+        ivy.send(join(chat, "\"jay\"", null));
+        ivy.send(info(chat));
+        ivy.awaitFrame(presenceFrame(chat, "{\"type\":\"info\",\"total\":1,\"records\":[{\"id\":\"jay\"}]}"));
+        assertThat(presence.count(stream).await().atMost(Duration.ofSeconds(60))).isEqualTo(1);
+
+        // Node two's session disconnects and reconnects within node two's TTL: invisible.
+        nodeTwo.presence().disconnected("node-two-session-1");
+        assertThat(nodeTwo.presence().join(stream, "kim", "node-two-session-2", null)).isTrue();
+        ivy.send(leave(chat)); // jay's node-one session leaves; the disconnected one keeps jay for its TTL
+        assertThat(onNodeOne.poll(60, TimeUnit.SECONDS))
+                .isEqualTo(new PresenceEvent(stream, PresenceEvent.Type.JOIN, "kim", null));
+        ivy.send(info(chat));
+        ivy.awaitFrame(presenceFrame(chat, "{\"type\":\"info\",\"total\":2,\"records\":[{\"id\":\"jay\"},{\"id\":\"kim\"}]}"));
+
+        // kim's explicit leave is at once; jay never left (a leave of it would have come before kim's).
+        assertThat(nodeTwo.presence().leave(stream, "kim", "node-two-session-2")).isTrue();
+        assertThat(onNodeOne.poll(60, TimeUnit.SECONDS))
+                .isEqualTo(new PresenceEvent(stream, PresenceEvent.Type.LEAVE, "kim", null));
+        assertThat(onNodeOne).isEmpty();
+        listening.cancel();
+    }
+
+    @Test
+    void aNodeThatDiesLeavesWithItsLease() throws Exception {
+        // A node whose lease runs out (it died; here: stopped without handing its sessions to the TTL, as a killed
+        // process) loses its sessions to the surviving node's reaper, which writes their leaves.
+        nodeTwo = CableEngine.database("presence-node-dead", () -> dataSource, SqlDialect.forDbKind(dbKind),
+                CableConfigs.with("quarkus.cable.presence.ttl", "2s"));
+        nodeTwo.start();
+        String stream = "chat:" + Channels.unique("dead");
+        LinkedBlockingQueue<PresenceEvent> onNodeOne = new LinkedBlockingQueue<>();
+        Cancellable listening = presence.events(stream).subscribe().with(onNodeOne::add);
+        assertThat(nodeTwo.presence().join(stream, "lou", "dead-node-session", null)).isTrue();
+        assertThat(onNodeOne.poll(60, TimeUnit.SECONDS).type()).isEqualTo(PresenceEvent.Type.JOIN);
+        // Kill its presence upkeep only: no renewal, no hand-over, like a process that vanished.
+        nodeTwo.transport().presence().workers().forEach(worker -> worker.stop(10_000));
+        assertThat(onNodeOne.poll(60, TimeUnit.SECONDS))
+                .isEqualTo(new PresenceEvent(stream, PresenceEvent.Type.LEAVE, "lou", null));
+        assertThat(presence.count(stream).await().atMost(Duration.ofSeconds(60))).isZero();
+        listening.cancel();
+    }
+
+    @Test
+    void presenceChannelsAreTheCablesOwn() {
+        assertThat(IdentityChannels.refused(IdentityChannels.PRESENCE, Map.of("user", "ann"))).isTrue();
+        assertThatThrownBy(() -> cable.broadcast(IdentityChannels.PRESENCE, "x").toCompletableFuture().join())
+                .isInstanceOf(CompletionException.class).hasCauseInstanceOf(CableException.InvalidMessage.class);
+    }
+
+    private WsClient subscribed(String user, String protocol, String identifier) throws Exception {
+        WsClient client = WsClient.connect(vertx, base, "/cable?user=" + user, protocol);
+        clients.add(client);
+        client.send(new JsonObject().put("command", "subscribe").put("identifier", identifier).encode());
+        client.awaitFrame(confirm(identifier));
+        return client;
+    }
+
+    private static List<String> presenceEvents(WsClient client, String identifier) {
+        String start = "{\"type\":\"presence\",\"identifier\":" + Json.encode(identifier) + ",\"message\":{\"type\":\"";
+        return client.received.stream()
+                .filter(frame -> frame.startsWith(start + "join") || frame.startsWith(start + "leave")).toList();
+    }
+
+    private static String chat(String room) {
+        return new JsonObject().put("channel", "ChatChannel").put("room", room).encode();
+    }
+
+    private static String confirm(String identifier) {
+        return "{\"identifier\":" + Json.encode(identifier) + ",\"type\":\"confirm_subscription\"}";
+    }
+
+    private static String presenceFrame(String identifier, String messageJson) {
+        return "{\"type\":\"presence\",\"identifier\":" + Json.encode(identifier) + ",\"message\":" + messageJson + "}";
+    }
+
+    private static String join(String identifier, String idJson, String infoJson) {
+        return "{\"command\":\"join\",\"identifier\":" + Json.encode(identifier) + ",\"presence\":{\"id\":" + idJson
+                + (infoJson == null ? "" : ",\"info\":" + infoJson) + "}}";
+    }
+
+    private static String leave(String identifier) {
+        return "{\"command\":\"leave\",\"identifier\":" + Json.encode(identifier) + "}";
+    }
+
+    private static String info(String identifier) {
+        return "{\"command\":\"presence\",\"identifier\":" + Json.encode(identifier) + ",\"data\":{}}";
+    }
+
+    private static String unsubscribe(String identifier) {
+        return "{\"command\":\"unsubscribe\",\"identifier\":" + Json.encode(identifier) + "}";
+    }
+
+    private static String perform(String identifier, String action) {
+        return new JsonObject().put("command", "message").put("identifier", identifier)
+                .put("data", new JsonObject().put("action", action).encode()).encode();
+    }
+}
