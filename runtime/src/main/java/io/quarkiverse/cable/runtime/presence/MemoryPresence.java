@@ -2,9 +2,11 @@ package io.quarkiverse.cable.runtime.presence;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -25,6 +27,8 @@ public final class MemoryPresence implements PresenceStore {
     private final Object lock = new Object();
     /** channel -> id -> its entry, ids sorted like the database's snapshot. */
     private final Map<String, TreeMap<String, Entry>> channels = new HashMap<>();
+    /** session id -> the entries it is a session of, so a disconnect touches its own entries only. */
+    private final Map<String, Set<Entry>> bySession = new HashMap<>();
     private final Worker worker = new Worker("presence", this::run);
 
     /** An id's info and sessions: session id -> when it expires (System.nanoTime), 0 while connected. */
@@ -49,6 +53,7 @@ public final class MemoryPresence implements PresenceStore {
             }
             entry.info = infoJson;
             entry.sessions.put(sessionId, 0L);
+            bySession.computeIfAbsent(sessionId, ignored -> new HashSet<>()).add(entry);
             if (added) {
                 publish.accept(PresenceEnvelope.join(channel, presenceId, infoJson));
             }
@@ -64,6 +69,7 @@ public final class MemoryPresence implements PresenceStore {
             if (entry == null || entry.sessions.remove(sessionId) == null) {
                 return false;
             }
+            forget(sessionId, entry);
             return removeIfLast(channel, ids, presenceId, entry);
         }
     }
@@ -72,10 +78,8 @@ public final class MemoryPresence implements PresenceStore {
     public void disconnected(String sessionId) {
         long end = System.nanoTime() + settings.ttl().toNanos();
         synchronized (lock) {
-            for (TreeMap<String, Entry> ids : channels.values()) {
-                for (Entry entry : ids.values()) {
-                    entry.sessions.computeIfPresent(sessionId, (ignored, expires) -> expires == 0 ? end : expires);
-                }
+            for (Entry entry : bySession.getOrDefault(sessionId, Set.of())) {
+                entry.sessions.computeIfPresent(sessionId, (ignored, expires) -> expires == 0 ? end : expires);
             }
         }
     }
@@ -118,6 +122,13 @@ public final class MemoryPresence implements PresenceStore {
         return List.of(worker);
     }
 
+    private void forget(String sessionId, Entry entry) {
+        Set<Entry> entries = bySession.get(sessionId);
+        if (entries != null && entries.remove(entry) && entries.isEmpty()) {
+            bySession.remove(sessionId);
+        }
+    }
+
     private boolean removeIfLast(String channel, TreeMap<String, Entry> ids, String presenceId, Entry entry) {
         if (!entry.sessions.isEmpty()) {
             return false;
@@ -140,8 +151,15 @@ public final class MemoryPresence implements PresenceStore {
                     Map.Entry<String, TreeMap<String, Entry>> channel = c.next();
                     for (Iterator<Map.Entry<String, Entry>> i = channel.getValue().entrySet().iterator(); i.hasNext();) {
                         Map.Entry<String, Entry> id = i.next();
-                        boolean expired = id.getValue().sessions.values()
-                                .removeIf(expires -> expires != 0 && now - expires >= 0);
+                        Entry entry = id.getValue();
+                        boolean expired = entry.sessions.entrySet().removeIf(session -> {
+                            long expires = session.getValue();
+                            boolean over = expires != 0 && now - expires >= 0;
+                            if (over) {
+                                forget(session.getKey(), entry);
+                            }
+                            return over;
+                        });
                         if (expired && id.getValue().sessions.isEmpty()) {
                             i.remove();
                             publish.accept(PresenceEnvelope.leave(channel.getKey(), id.getKey()));
