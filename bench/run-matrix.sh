@@ -244,11 +244,12 @@ reset_database() { # each backend starts on empty cable tables
   case "$1" in
     cable-postgresql*)
       psql -q -h 127.0.0.1 -U postgres -d "$DB" \
-        -c "drop table if exists cable_messages, cable_channels, cable_shards, cable_writers" ;;
+        -c "drop table if exists cable_messages, cable_channels, cable_shards, cable_writers, cable_presence,
+          cable_presence_sessions, cable_presence_nodes" ;;
     cable-mariadb*)
       mariadb -uroot -h127.0.0.1 -e "create database if not exists $DB;
         drop table if exists $DB.cable_messages, $DB.cable_channels, $DB.cable_shards,
-        $DB.cable_writers" ;;
+        $DB.cable_writers, $DB.cable_presence, $DB.cable_presence_sessions, $DB.cable_presence_nodes" ;;
   esac
 }
 

@@ -45,11 +45,13 @@ cable_server_start() { # backend
     postgresql)
       psql -h 127.0.0.1 -U postgres -tAc "select 1 from pg_database where datname = '$DB'" | grep -q 1 \
         || psql -q -h 127.0.0.1 -U postgres -c "create database $DB"
-      psql -q -h 127.0.0.1 -U postgres -d "$DB" -c "drop table if exists cable_messages, cable_channels, cable_shards, cable_writers"
+      psql -q -h 127.0.0.1 -U postgres -d "$DB" -c "drop table if exists cable_messages, cable_channels, cable_shards,
+        cable_writers, cable_presence, cable_presence_sessions, cable_presence_nodes"
       url="jdbc:postgresql://127.0.0.1:5432/$DB" ;;
     mariadb)
       mariadb -uroot -h127.0.0.1 -e "create database if not exists $DB; drop table if exists $DB.cable_messages,
-        $DB.cable_channels, $DB.cable_shards, $DB.cable_writers"
+        $DB.cable_channels, $DB.cable_shards, $DB.cable_writers, $DB.cable_presence, $DB.cable_presence_sessions,
+        $DB.cable_presence_nodes"
       url="jdbc:mariadb://127.0.0.1:3306/$DB" ;;
     *) echo "unknown backend $1 (cable-postgresql, cable-mariadb)" >&2; exit 2 ;;
   esac

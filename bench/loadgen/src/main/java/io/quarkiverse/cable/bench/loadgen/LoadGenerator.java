@@ -27,7 +27,7 @@ public final class LoadGenerator {
                   [--heap-url http://.../bench/heap]   (fanout: the server's heap per held connection)
               report --in <dir of run files> --out <dir> [--title "..."] [--machine "..."] [--baseline redis]
                   [--check true]   (exit 4 when any run counted a failure, gap, duplicate or reordering)
-            """ + RecoveryStorm.USAGE + """
+            """ + RecoveryStorm.USAGE + PresenceStorm.USAGE + """
                   (exit 5 when a client failed or saw a gap, duplicate, reordering or wrong history answer)
             """;
 
@@ -49,6 +49,11 @@ public final class LoadGenerator {
                 case "report" -> {
                     if (!Report.parse(arguments).write()) {
                         return 4;
+                    }
+                }
+                case "presence-storm" -> {
+                    if (!PresenceStorm.parse(arguments).execute()) {
+                        return 5;
                     }
                 }
                 case "recovery-storm" -> {

@@ -34,8 +34,19 @@ public class BenchResource {
     public record Heap(long usedBytes, long committedBytes) {
     }
 
+    /**
+     * Counters read around a window of the presence bench: rows the database wrote (inserted, updated, deleted; -1
+     * without a database: PostgreSQL's counts for this database, MariaDB's for the whole server) and this process'
+     * CPU time.
+     */
+    public record Counters(long rowsWritten, long cpuNanos) {
+    }
+
     @Inject
     Cable cable;
+
+    @Inject
+    jakarta.enterprise.inject.Instance<javax.sql.DataSource> dataSource;
 
     @Inject
     Relay relay;
@@ -60,6 +71,36 @@ public class BenchResource {
     @Path("/stats")
     public Map<String, Long> stats() {
         return relay.counters().snapshot();
+    }
+
+    @GET
+    @Path("/counters")
+    public Counters counters() throws java.sql.SQLException {
+        long cpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+        if ("memory".equals(cable.adapter())) {
+            return new Counters(-1, cpu);
+        }
+        String sql = switch (datasourceKind.orElse("none")) {
+            // Backends report their counts at most once a second; the windows are long enough for that.
+            case "postgresql" -> "SELECT tup_inserted + tup_updated + tup_deleted FROM pg_stat_database"
+                    + " WHERE datname = current_database()";
+            case "mariadb", "mysql" -> "SELECT SUM(VARIABLE_VALUE) FROM information_schema.GLOBAL_STATUS WHERE"
+                    + " VARIABLE_NAME IN ('INNODB_ROWS_INSERTED', 'INNODB_ROWS_UPDATED', 'INNODB_ROWS_DELETED')";
+            default -> null;
+        };
+        if (sql == null) {
+            return new Counters(-1, cpu);
+        }
+        try (var connection = dataSource.get().getConnection(); var statement = connection.createStatement()) {
+            if (sql.contains("pg_stat_database")) {
+                statement.execute("SELECT pg_stat_clear_snapshot()");
+            }
+            try (var rows = statement.executeQuery(sql)) {
+                rows.next();
+                return new Counters(rows.getLong(1), cpu);
+            }
+        }
     }
 
     /**

@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 /**
  * The lecture: every subscriber of {@code {"channel":"FanoutChannel","stream":"s"}} streams {@code fanout:s}, and
  * {@code publish} re-broadcasts the publisher's bookkeeping fields to all of them; or the publisher whispers them.
+ * The stream is also the subscription's presence set.
  */
 @CableChannel("FanoutChannel")
 public class FanoutChannel implements ChannelHandler {
@@ -34,6 +35,8 @@ public class FanoutChannel implements ChannelHandler {
         subscription.streamFrom(streamOf(subscription));
         // The whisper fan-out (loadgen --fanout-via whisper): the same lecture without storing it.
         subscription.whisperTo(streamOf(subscription));
+        // The presence bench (loadgen presence-storm): clients join the stream's presence set.
+        subscription.presenceIn(streamOf(subscription));
     }
 
     @CableAction
