@@ -5,11 +5,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.delivery.Delivery;
 import io.quarkiverse.cable.runtime.identity.IdentityChannels;
-import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
+import io.quarkiverse.cable.runtime.subscribers.ChannelReader;
 
 /**
  * This node's whispers: every whisper of the cable travels on one channel ({@link IdentityChannels#WHISPERS}) as
@@ -24,10 +22,12 @@ final class Whispers {
     private final CableEngine engine;
     /** Per stream, this node's subscriptions streaming it. */
     private final ConcurrentHashMap<String, Set<ActionCableSubscription>> listeners = new ConcurrentHashMap<>();
-    private LocalSubscription subscription;
+    private final ChannelReader reader;
 
     Whispers(CableEngine engine) {
         this.engine = engine;
+        this.reader = new ChannelReader(delivery -> engine.subscribe(IdentityChannels.WHISPERS, delivery),
+                this::dispatch);
     }
 
     /** What goes to the database for a whisper of {@code dataJson} to {@code stream} from session {@code sessionId}. */
@@ -47,7 +47,7 @@ final class Whispers {
      */
     CompletableFuture<Void> listen(String stream, ActionCableSubscription listener) {
         listeners.computeIfAbsent(stream, ignored -> ConcurrentHashMap.newKeySet()).add(listener);
-        return reading().confirmed().toCompletableFuture();
+        return reader.reading();
     }
 
     void stopListening(String stream, ActionCableSubscription listener) {
@@ -60,29 +60,6 @@ final class Whispers {
     /** Streams with at least one listener on this node (for tests). */
     int streamCount() {
         return listeners.size();
-    }
-
-    /** The node's one subscription of the whisper channel, made on first use (again if the cable ended it). */
-    private synchronized LocalSubscription reading() {
-        if (subscription == null || subscription.closed().toCompletableFuture().isDone()) {
-            subscription = engine.subscribe(IdentityChannels.WHISPERS, new Delivery() {
-                @Override
-                public boolean offer(CableMessage message) {
-                    dispatch(message.text());
-                    return true; // never behind: each receiver's outbox has bounds of its own
-                }
-
-                @Override
-                public void discard() {
-                }
-
-                @Override
-                public int limit() {
-                    return Integer.MAX_VALUE;
-                }
-            });
-        }
-        return subscription;
     }
 
     private void dispatch(String envelope) {

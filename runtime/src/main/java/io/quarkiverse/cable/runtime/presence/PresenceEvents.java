@@ -5,9 +5,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
-import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.runtime.delivery.Delivery;
 import io.quarkiverse.cable.runtime.identity.IdentityChannels;
+import io.quarkiverse.cable.runtime.subscribers.ChannelReader;
 import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
 
 /**
@@ -22,13 +22,12 @@ public final class PresenceEvents {
         void changed(PresenceEnvelope event);
     }
 
-    private final Function<Delivery, LocalSubscription> subscribe;
     private final ConcurrentHashMap<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
-    private LocalSubscription subscription;
+    private final ChannelReader reader;
 
     /** {@code subscribe} subscribes a delivery to the presence channel. */
     public PresenceEvents(Function<Delivery, LocalSubscription> subscribe) {
-        this.subscribe = subscribe;
+        this.reader = new ChannelReader(subscribe, this::dispatch);
     }
 
     /**
@@ -37,7 +36,7 @@ public final class PresenceEvents {
      */
     public CompletableFuture<Void> listen(String channel, Listener listener) {
         listeners.computeIfAbsent(channel, ignored -> ConcurrentHashMap.newKeySet()).add(listener);
-        return reading().confirmed().toCompletableFuture();
+        return reader.reading();
     }
 
     public void stopListening(String channel, Listener listener) {
@@ -45,29 +44,6 @@ public final class PresenceEvents {
             set.remove(listener);
             return set.isEmpty() ? null : set;
         });
-    }
-
-    /** The node's one subscription of the presence channel, made on first use (again if the cable ended it). */
-    private synchronized LocalSubscription reading() {
-        if (subscription == null || subscription.closed().toCompletableFuture().isDone()) {
-            subscription = subscribe.apply(new Delivery() {
-                @Override
-                public boolean offer(CableMessage message) {
-                    dispatch(message.text());
-                    return true; // never behind: each listener bounds what it holds
-                }
-
-                @Override
-                public void discard() {
-                }
-
-                @Override
-                public int limit() {
-                    return Integer.MAX_VALUE;
-                }
-            });
-        }
-        return subscription;
     }
 
     private void dispatch(String text) {
