@@ -366,6 +366,7 @@ public final class CableEngine implements Cable {
 
     public void start() {
         transport.start();
+        transport.presence().changes(presence::changed);
     }
 
     public void stop() {

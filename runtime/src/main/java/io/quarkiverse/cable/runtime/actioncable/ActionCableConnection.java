@@ -40,6 +40,8 @@ final class ActionCableConnection {
     private volatile boolean answered;
     /** Set on the runner when the welcome went out; read there too (the Closed event). */
     private boolean welcomed;
+    /** Set on the runner when this session joined the identities' presence set. */
+    private volatile boolean identityPresent;
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile boolean closed;
     /** Set once a bound refused this connection: nothing more of it is queued. */
@@ -109,6 +111,7 @@ final class ActionCableConnection {
                     // history, which is exact (and runs authorization again).
                     outbox.send(extended ? Frames.welcome(sessionId) : Frames.WELCOME);
                     welcomed = true;
+                    markIdentityPresent();
                     server.fire(new CableConnectionEvent.Opened(sessionId, identifiers, protocol()));
                     if (found.expiresAt() != null) {
                         expiry = server.expireAt(this, found.expiresAt());
@@ -123,6 +126,32 @@ final class ActionCableConnection {
                 }
             }
         });
+    }
+
+    /**
+     * With {@code quarkus.cable.presence.identity-events}: this session joins the identities' presence set, so the
+     * identity's first session on the cluster (and later its last) is decided once, by the database.
+     */
+    private void markIdentityPresent() {
+        Map<String, String> own = identifiers;
+        if (!server.engine().presence().settings().identityEvents() || own.isEmpty()) {
+            return;
+        }
+        String identity = io.quarkiverse.cable.runtime.identity.IdentityChannels.of(own);
+        if (identity.length() > io.quarkiverse.cable.runtime.presence.Presence.MAX_ID_LENGTH) {
+            server.listenerFailure("identity-events", "Action Cable connection " + id + ": its identity is over "
+                    + io.quarkiverse.cable.runtime.presence.Presence.MAX_ID_LENGTH
+                    + " characters as a channel name; it is not tracked for CableIdentityEvent");
+            return;
+        }
+        try {
+            server.engine().presence().join(io.quarkiverse.cable.runtime.identity.IdentityChannels.IDENTITIES_PRESENT,
+                    identity, sessionId, null);
+            identityPresent = true;
+        } catch (RuntimeException e) {
+            server.listenerFailure("identity-events", "Action Cable connection " + id
+                    + ": its identity could not be marked present: " + e);
+        }
     }
 
     /** Whether the client was welcomed or told it is unauthorized; only then is it pinged, as Rails does. */
@@ -209,9 +238,10 @@ final class ActionCableConnection {
         List<ActionCableSubscription> subscribed = new ArrayList<>(subscriptions.values());
         subscriptions.clear();
         subscribed.forEach(ActionCableSubscription::stopStreams);
-        boolean present = subscribed.stream().anyMatch(ActionCableSubscription::joinedPresence);
+        boolean joined = subscribed.stream().anyMatch(ActionCableSubscription::joinedPresence);
         runner.execute(() -> {
-            if (present) {
+            // Read on the runner: the open task (which may have marked the identity present) ran before this one.
+            if (joined || identityPresent) {
                 // Its presence stays for the TTL: a reconnect within it (a reload, a flaky network) is invisible.
                 try {
                     server.engine().presence().disconnected(sessionId);

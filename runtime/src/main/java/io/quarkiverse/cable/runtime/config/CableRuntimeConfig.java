@@ -330,6 +330,15 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("1K")
         MemorySize maxInfoSize();
+
+        /**
+         * Whether identities are tracked across the cluster for `CableIdentityEvent.Online` and `.Offline` (each
+         * fired once per cluster). Each identified Action Cable connection then joins a reserved presence set as its
+         * identity when it is welcomed: one database transaction per connection opened, and one update when it
+         * closes; nothing while it stays.
+         */
+        @WithDefault("false")
+        boolean identityEvents();
     }
 
     /**

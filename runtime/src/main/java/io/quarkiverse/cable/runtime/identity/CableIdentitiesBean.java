@@ -9,6 +9,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.cable.CableIdentities;
+import io.quarkiverse.cable.CableIdentityEvent;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.CableEngine;
 import io.quarkiverse.cable.runtime.Internal;
@@ -34,12 +35,30 @@ public class CableIdentitiesBean implements CableIdentities {
     @Inject
     WebSocketStreams webSockets;
 
+    @Inject
+    jakarta.enterprise.event.Event<CableIdentityEvent> identityEvents;
+
     private EngineIdentities identities;
     private Subscription commands;
 
     void start(@Observes StartupEvent startup) {
         identities = new EngineIdentities(engine);
         commands = identities.listen(List.of(actionCable::disconnectIdentity, webSockets::disconnectIdentity));
+        if (engine.presence().settings().identityEvents()) {
+            engine.presence().onChange(this::identityChanged);
+        }
+    }
+
+    /** A change this node made to the identities' presence set: the identity's first session or its last. */
+    private void identityChanged(String channel, String presenceId, boolean joined) {
+        if (!IdentityChannels.IDENTITIES_PRESENT.equals(channel)) {
+            return;
+        }
+        Map<String, String> identifiers = IdentityChannels.identifiersOf(presenceId);
+        if (identifiers != null) {
+            identityEvents.fire(joined ? new CableIdentityEvent.Online(identifiers)
+                    : new CableIdentityEvent.Offline(identifiers));
+        }
     }
 
     void stop(@Observes ShutdownEvent shutdown) {

@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.runtime.identity;
 
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -32,6 +33,11 @@ public final class IdentityChannels {
      * starting {@code cable:presence} is reserved.
      */
     public static final String PRESENCE = "cable:presence";
+    /**
+     * The presence set of identities ({@code quarkus.cable.presence.identity-events}): each identified connection joins
+     * it as its identity's channel name, so "first session on the cluster" and "last one gone" are decided once.
+     */
+    public static final String IDENTITIES_PRESENT = "cable:presence:identities";
 
     private IdentityChannels() {
     }
@@ -84,6 +90,23 @@ public final class IdentityChannels {
             return false;
         }
         return own == null || own.isEmpty() || !channel.equals(of(own));
+    }
+
+    /** The identifiers an identity channel's name was made of ({@link #of}); null when it is not one. */
+    public static Map<String, String> identifiersOf(String channel) {
+        if (channel == null || !channel.startsWith(PREFIX) || channel.length() == PREFIX.length()) {
+            return null;
+        }
+        Map<String, String> identifiers = new TreeMap<>();
+        for (String pair : channel.substring(PREFIX.length()).split("&")) {
+            int equals = pair.indexOf('=');
+            if (equals < 0) {
+                return null;
+            }
+            identifiers.put(URLDecoder.decode(pair.substring(0, equals), StandardCharsets.UTF_8),
+                    URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
+        }
+        return Map.copyOf(identifiers);
     }
 
     private static String encode(String text) {

@@ -68,6 +68,7 @@ public final class DatabasePresence implements PresenceStore {
     private final Semaphore permits = new Semaphore(MAX_CONCURRENT);
     private final Worker worker = new Worker("presence", this::run);
     private final Object leaseLock = new Object();
+    private volatile Changes changes;
     private volatile boolean leased;
     private volatile boolean stopped;
     private long renewAtNanos;
@@ -80,8 +81,11 @@ public final class DatabasePresence implements PresenceStore {
         T run(Connection connection, Instant now) throws SQLException;
     }
 
-    /** A transaction's result, and how many events it wrote (0 or 1). */
-    private record Outcome<T>(T value, int events) {
+    /** A transaction's result, and the change it wrote an event for (null: none). */
+    private record Outcome<T>(T value, Change change) {
+    }
+
+    private record Change(String channel, String presenceId, boolean joined) {
     }
 
     /** {@code afterCommit} gets the number of event rows each committed transaction wrote (wakes the poller). */
@@ -93,6 +97,11 @@ public final class DatabasePresence implements PresenceStore {
         this.settings = settings;
         this.afterCommit = afterCommit;
         this.failures = new FailureLog(LOG, stats);
+    }
+
+    @Override
+    public void changes(Changes changes) {
+        this.changes = changes;
     }
 
     @Override
@@ -119,7 +128,7 @@ public final class DatabasePresence implements PresenceStore {
             return; // most connections never join: they cost no presence write
         }
         Instant end = Instant.now().plus(settings.ttl());
-        transaction((c, now) -> new Outcome<>(table.expireSession(c, sessionId, end), 0));
+        transaction((c, now) -> new Outcome<>(table.expireSession(c, sessionId, end), null));
         worker.wake();
     }
 
@@ -155,7 +164,7 @@ public final class DatabasePresence implements PresenceStore {
                 transaction((c, now) -> {
                     table.expireNode(c, nodeId, PresenceTable.utc(end));
                     table.deleteLease(c, nodeId);
-                    return new Outcome<>(null, 0);
+                    return new Outcome<>(null, null);
                 });
             } catch (CableException e) {
                 LOG.debugf("Presence: this node's sessions could not be handed to the TTL at stop: %s", e.getMessage());
@@ -175,20 +184,20 @@ public final class DatabasePresence implements PresenceStore {
         PresenceTable.Sessions sessions = table.sessions(c, hash, presenceId, sessionId);
         if (sessions.mine()) {
             table.reviveSession(c, hash, presenceId, sessionId, nodeId);
-            return new Outcome<>(false, 0);
+            return new Outcome<>(false, null);
         }
         table.addSession(c, hash, presenceId, sessionId, nodeId);
         if (sessions.total() > 0) {
-            return new Outcome<>(false, 0); // another session (or one within its TTL) holds the id: no event
+            return new Outcome<>(false, null); // another session (or one within its TTL) holds the id: no event
         }
         writeEvent(c, PresenceEnvelope.join(channel, presenceId, infoJson), now);
-        return new Outcome<>(true, 1);
+        return new Outcome<>(true, new Change(channel, presenceId, true));
     }
 
     private Outcome<Boolean> leaveIn(Connection c, long hash, String presenceId, String sessionId) throws SQLException {
         String channel = table.lock(c, hash, presenceId);
         if (channel == null || table.removeSession(c, hash, presenceId, sessionId) == 0) {
-            return new Outcome<>(false, 0);
+            return new Outcome<>(false, null);
         }
         return removeIfLast(c, hash, channel, presenceId, Instant.now());
     }
@@ -196,7 +205,7 @@ public final class DatabasePresence implements PresenceStore {
     private Outcome<Boolean> reapIn(Connection c, PresenceTable.Key key, Instant now) throws SQLException {
         String channel = table.lock(c, key.channelHash(), key.presenceId());
         if (table.removeExpiredSessions(c, key.channelHash(), key.presenceId(), now) == 0 || channel == null) {
-            return new Outcome<>(false, 0); // another node reaped it first
+            return new Outcome<>(false, null); // another node reaped it first
         }
         return removeIfLast(c, key.channelHash(), channel, key.presenceId(), now);
     }
@@ -204,11 +213,11 @@ public final class DatabasePresence implements PresenceStore {
     private Outcome<Boolean> removeIfLast(Connection c, long hash, String channel, String presenceId, Instant now)
             throws SQLException {
         if (table.sessionCount(c, hash, presenceId) > 0) {
-            return new Outcome<>(false, 0);
+            return new Outcome<>(false, null);
         }
         table.remove(c, hash, presenceId);
         writeEvent(c, PresenceEnvelope.leave(channel, presenceId), now);
-        return new Outcome<>(true, 1);
+        return new Outcome<>(true, new Change(channel, presenceId, false));
     }
 
     private void writeEvent(Connection c, byte[] envelope, Instant now) throws SQLException {
@@ -238,7 +247,7 @@ public final class DatabasePresence implements PresenceStore {
     /** Renews the lease; a lease found gone while this node held one means others reaped this node's sessions. */
     private void renewLease() {
         Instant until = Instant.now().plus(settings.ttl());
-        boolean existed = transaction((c, now) -> new Outcome<>(table.renewLease(c, nodeId, until), 0));
+        boolean existed = transaction((c, now) -> new Outcome<>(table.renewLease(c, nodeId, until), null));
         boolean lost = leased && !existed;
         leased = true;
         renewAtNanos = System.nanoTime() + settings.leaseRenewalNanos();
@@ -281,7 +290,7 @@ public final class DatabasePresence implements PresenceStore {
             transaction((c, now) -> {
                 table.expireNode(c, lease.nodeId(), lease.until());
                 table.deleteLease(c, lease.nodeId());
-                return new Outcome<>(null, 0);
+                return new Outcome<>(null, null);
             });
             LOG.infof("Presence: node %s stopped renewing its lease; its sessions end with it", lease.nodeId());
         }
@@ -308,8 +317,13 @@ public final class DatabasePresence implements PresenceStore {
                     try {
                         Outcome<T> outcome = work.run(c, Instant.now());
                         c.commit();
-                        if (outcome.events() > 0) {
-                            afterCommit.accept(outcome.events());
+                        Change change = outcome.change();
+                        if (change != null) {
+                            afterCommit.accept(1);
+                            Changes listener = changes;
+                            if (listener != null) {
+                                listener.changed(change.channel(), change.presenceId(), change.joined());
+                            }
                         }
                         return outcome.value();
                     } catch (SQLException e) {

@@ -30,6 +30,7 @@ public final class MemoryPresence implements PresenceStore {
     /** session id -> the entries it is a session of, so a disconnect touches its own entries only. */
     private final Map<String, Set<Entry>> bySession = new HashMap<>();
     private final Worker worker = new Worker("presence", this::run);
+    private volatile Changes changes;
 
     /** An id's info and sessions: session id -> when it expires (System.nanoTime), 0 while connected. */
     private static final class Entry {
@@ -43,7 +44,20 @@ public final class MemoryPresence implements PresenceStore {
     }
 
     @Override
+    public void changes(Changes changes) {
+        this.changes = changes;
+    }
+
+    @Override
     public boolean join(String channel, String presenceId, String sessionId, String infoJson) {
+        boolean added = joinLocked(channel, presenceId, sessionId, infoJson);
+        if (added) {
+            heard(channel, presenceId, true);
+        }
+        return added;
+    }
+
+    private boolean joinLocked(String channel, String presenceId, String sessionId, String infoJson) {
         synchronized (lock) {
             Entry entry = channels.computeIfAbsent(channel, ignored -> new TreeMap<>()).get(presenceId);
             boolean added = entry == null;
@@ -63,6 +77,22 @@ public final class MemoryPresence implements PresenceStore {
 
     @Override
     public boolean leave(String channel, String presenceId, String sessionId) {
+        boolean left = leaveLocked(channel, presenceId, sessionId);
+        if (left) {
+            heard(channel, presenceId, false);
+        }
+        return left;
+    }
+
+    /** Outside the lock: the listener may take its time. */
+    private void heard(String channel, String presenceId, boolean joined) {
+        Changes listener = changes;
+        if (listener != null) {
+            listener.changed(channel, presenceId, joined);
+        }
+    }
+
+    private boolean leaveLocked(String channel, String presenceId, String sessionId) {
         synchronized (lock) {
             TreeMap<String, Entry> ids = channels.get(channel);
             Entry entry = ids == null ? null : ids.get(presenceId);
@@ -145,6 +175,7 @@ public final class MemoryPresence implements PresenceStore {
         while (worker.running()) {
             worker.idle(settings.reapIntervalNanos());
             long now = System.nanoTime();
+            List<String[]> left = new ArrayList<>();
             synchronized (lock) {
                 for (Iterator<Map.Entry<String, TreeMap<String, Entry>>> c = channels.entrySet().iterator(); c
                         .hasNext();) {
@@ -163,6 +194,7 @@ public final class MemoryPresence implements PresenceStore {
                         if (expired && id.getValue().sessions.isEmpty()) {
                             i.remove();
                             publish.accept(PresenceEnvelope.leave(channel.getKey(), id.getKey()));
+                            left.add(new String[] { channel.getKey(), id.getKey() });
                         }
                     }
                     if (channel.getValue().isEmpty()) {
@@ -170,6 +202,7 @@ public final class MemoryPresence implements PresenceStore {
                     }
                 }
             }
+            left.forEach(change -> heard(change[0], change[1], false));
         }
     }
 }

@@ -1,8 +1,12 @@
 package io.quarkiverse.cable.runtime.presence;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.function.Supplier;
+
+import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.PresenceSnapshot;
@@ -15,12 +19,15 @@ import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
  */
 public final class Presence {
 
+    private static final Logger LOG = Logger.getLogger(Presence.class);
+
     /** The presence id column's size. */
     public static final int MAX_ID_LENGTH = 255;
 
     private final Supplier<PresenceStore> store;
     private final PresenceSettings settings;
     private final PresenceEvents events;
+    private final List<PresenceStore.Changes> changeListeners = new CopyOnWriteArrayList<>();
 
     public Presence(Supplier<PresenceStore> store, PresenceSettings settings,
             Function<Delivery, LocalSubscription> subscribe) {
@@ -35,6 +42,22 @@ public final class Presence {
 
     public PresenceEvents events() {
         return events;
+    }
+
+    /** {@code listener} hears the changes this node makes from now on (see {@link PresenceStore.Changes}). */
+    public void onChange(PresenceStore.Changes listener) {
+        changeListeners.add(listener);
+    }
+
+    /** What the adapter's store reports after each change this node committed. */
+    public void changed(String channel, String presenceId, boolean joined) {
+        for (PresenceStore.Changes listener : changeListeners) {
+            try {
+                listener.changed(channel, presenceId, joined);
+            } catch (RuntimeException e) {
+                LOG.warnf("A listener of presence changes failed on %s: %s", channel, e);
+            }
+        }
     }
 
     /**

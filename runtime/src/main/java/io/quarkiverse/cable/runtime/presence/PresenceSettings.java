@@ -5,15 +5,16 @@ import java.time.Duration;
 import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
 
 /** {@code quarkus.cable.presence.*}, read once. */
-public record PresenceSettings(Duration ttl, int maxRecords, int maxInfoSize) {
+public record PresenceSettings(Duration ttl, int maxRecords, int maxInfoSize, boolean identityEvents) {
 
     public static PresenceSettings from(CableRuntimeConfig config) {
         return new PresenceSettings(config.presence().ttl(), config.presence().maxRecords(),
-                (int) Math.min(Integer.MAX_VALUE, config.presence().maxInfoSize().asLongValue()));
+                (int) Math.min(Integer.MAX_VALUE, config.presence().maxInfoSize().asLongValue()),
+                config.presence().identityEvents());
     }
 
     public static PresenceSettings defaults() {
-        return new PresenceSettings(Duration.ofSeconds(15), 1000, 1024);
+        return new PresenceSettings(Duration.ofSeconds(15), 1000, 1024, false);
     }
 
     /** How often a node renews its lease: twice per TTL, so one late renewal never loses it. */

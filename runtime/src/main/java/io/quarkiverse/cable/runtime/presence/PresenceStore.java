@@ -13,6 +13,17 @@ import io.quarkiverse.cable.runtime.Worker;
 public interface PresenceStore {
 
     /**
+     * Hears the changes this node made (its joins and leaves, the leaves its reaper wrote), after their commit: each
+     * change of the cluster is heard on exactly one node, unless that node dies between the commit and the call.
+     */
+    interface Changes {
+        void changed(String channel, String presenceId, boolean joined);
+    }
+
+    /** Who hears this node's changes from now on (one listener; the engine's). */
+    void changes(Changes changes);
+
+    /**
      * Session {@code sessionId} joins {@code channel}'s set as {@code presenceId} with {@code infoJson} (JSON text or
      * null; a later join's info replaces an earlier one's). Returns whether the id was new, so a join was published.
      */

@@ -18,7 +18,7 @@ import io.quarkiverse.cable.PresenceSnapshot;
 class MemoryPresenceTest {
 
     private final LinkedBlockingQueue<String> published = new LinkedBlockingQueue<>();
-    private final MemoryPresence presence = new MemoryPresence(new PresenceSettings(Duration.ofMillis(200), 2, 1024),
+    private final MemoryPresence presence = new MemoryPresence(new PresenceSettings(Duration.ofMillis(200), 2, 1024, false),
             envelope -> published.add(new String(envelope, StandardCharsets.UTF_8)));
 
     @AfterEach
