@@ -73,10 +73,10 @@ class ConnectionFailureTest {
                 expected.add("m" + i);
             }
             assertThat(collector.texts()).containsExactlyElementsOf(expected);
-            // Writer, poller and trimmer, plus the wake-up's threads (PostgreSQL: the doorbell listener, whose own
-            // connection was killed too, and the ringer; MariaDB/MySQL: the probe).
-            assertThat(engine.transport().workers()).as("writer, poller, trimmer and wake-up survived")
-                    .hasSize(3 + engine.transport().wakeup().workers().size())
+            // Writer, poller, trimmer and presence upkeep, plus the wake-up's threads (PostgreSQL: the doorbell
+            // listener, whose own connection was killed too, and the ringer; MariaDB/MySQL: the probe).
+            assertThat(engine.transport().workers()).as("writer, poller, trimmer, presence and wake-up survived")
+                    .hasSize(4 + engine.transport().wakeup().workers().size())
                     .allMatch(Worker::isAlive);
         }
     }

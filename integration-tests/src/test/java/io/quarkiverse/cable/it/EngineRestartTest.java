@@ -29,7 +29,8 @@ import io.quarkus.test.junit.QuarkusTest;
 
 /**
  * An engine started and stopped over and over (as dev-mode restarts do) leaves nothing behind: after each stop its
- * writer, poller, trimmer and wake-up threads have ended, its subscriptions are closed, and at the end a full thread dump
+ * writer, poller, trimmer, presence and wake-up threads have ended, its subscriptions are closed, and at the end a full thread
+ * dump
  * (virtual threads included) holds no thread of it. Each round delivers a broadcast, so every round really ran.
  */
 @QuarkusTest
@@ -53,10 +54,10 @@ class EngineRestartTest {
             CableEngine engine = CableEngine.database(NAME, () -> dataSource, SqlDialect.forDbKind(dbKind), config);
             engine.start();
             List<Thread> workers = engine.transport().workers().stream().map(Worker::thread).toList();
-            // Writer, poller and trimmer, plus the wake-up's threads where the database has one (PostgreSQL: doorbell
-            // listener and ringer; MariaDB/MySQL: the probe; H2: none).
-            assertThat(workers).as("round %d: writer, poller, trimmer and wake-up", round)
-                    .hasSize(3 + engine.transport().wakeup().workers().size());
+            // Writer, poller, trimmer and presence upkeep, plus the wake-up's threads where the database has one
+            // (PostgreSQL: doorbell listener and ringer; MariaDB/MySQL: the probe; H2: none).
+            assertThat(workers).as("round %d: writer, poller, trimmer, presence and wake-up", round)
+                    .hasSize(4 + engine.transport().wakeup().workers().size());
             assertThat(threadsNamed(NAME)).as("round %d: every live thread of the engine is one of its workers", round)
                     .containsExactlyInAnyOrderElementsOf(workers.stream().map(Thread::getName).toList());
             String channel = Channels.unique("restart");
