@@ -402,7 +402,12 @@ final class ActionCableConnection {
             return;
         }
         // An explicit unsubscribe leaves the presence set at once; a closed connection leaves after the TTL.
-        subscription.leavePresence();
+        try {
+            subscription.leavePresence();
+        } catch (io.quarkiverse.cable.CableException e) {
+            invalid("presence", "could not leave presence on " + ActionCableCommand.clip(identifier)
+                    + " (it ends with the connection's TTL): " + e);
+        }
         subscription.stopStreams();
         subscription.unsubscribed();
     }
