@@ -11,6 +11,9 @@
 #                                   after the builds) -> bench/results/presence.md
 #   bench/run-presence.sh --smoke   50 connections on 1 and 10 channels, 2 s windows, PostgreSQL only
 #
+# Each window starts after 11 s without work: an idle PostgreSQL backend reports its counts up to 10 s late. The smoke
+# waits 1 s: it checks that every join arrives and every info() agrees, its rows are not figures.
+#
 # One channel holds 1,000 members, not 10,000: every join is sent to every member, so a storm of 10,000 joins in one
 # channel is 10^8 frames, which measures the fan-out, not presence.
 #
@@ -34,11 +37,11 @@ DB="${BENCH_DB:-cable_bench}"
 PORT="${BENCH_PORT:-8090}"
 if [ "$SMOKE" = "1" ]; then
   BACKENDS="${BENCH_BACKENDS:-cable-postgresql}"
-  SHAPES=("50 1" "50 10"); WINDOW="${BENCH_WINDOW:-2}"; CHURN="${BENCH_CHURN:-20}"
+  SHAPES=("50 1" "50 10"); WINDOW="${BENCH_WINDOW:-2}"; CHURN="${BENCH_CHURN:-20}"; SETTLE=1
   OUT="${BENCH_OUT:-bench/results/presence-smoke.md}"
 else
   BACKENDS="${BENCH_BACKENDS:-cable-postgresql,cable-mariadb}"
-  SHAPES=("1000 1" "10000 1000"); WINDOW="${BENCH_WINDOW:-20}"; CHURN="${BENCH_CHURN:-50}"
+  SHAPES=("1000 1" "10000 1000"); WINDOW="${BENCH_WINDOW:-20}"; CHURN="${BENCH_CHURN:-50}"; SETTLE=11
   OUT="${BENCH_OUT:-bench/results/presence.md}"
 fi
 RAW="$(dirname "$OUT")/presence-raw"
@@ -50,7 +53,7 @@ storm() { # backend, connections, channels
   local file="$RAW/$1-$2-$3.json"
   "${LOADGEN_PIN[@]}" "$JAVA" -Xmx2g --sun-misc-unsafe-memory-access=allow -jar "$LOADGEN" presence-storm \
     --url "ws://127.0.0.1:$PORT/cable" --backend "$1" --connections "$2" --channels "$3" --window-s "$WINDOW" \
-    --churn-rate "$CHURN" --out "$file" > "$RAW/$1-$2-$3.log" 2>&1 || { tail -20 "$RAW/$1-$2-$3.log" >&2; return 1; }
+    --churn-rate "$CHURN" --settle-s "$SETTLE" --out "$file" > "$RAW/$1-$2-$3.log" 2>&1 || { tail -20 "$RAW/$1-$2-$3.log" >&2; return 1; }
   python3 - "$file" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

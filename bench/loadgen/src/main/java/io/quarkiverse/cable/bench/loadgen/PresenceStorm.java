@@ -39,11 +39,10 @@ final class PresenceStorm {
     static final String USAGE = """
               presence-storm --url ws://127.0.0.1:8090/cable --backend <label> --out <file.json>
                   [--connections 1000] [--channels 1] [--joins 1000] [--window-s 20] [--churn-rate 50]
-                  [--timeout-s 180]
+                  [--settle-s 11] [--timeout-s 180]
                   (the bench server's GET /bench/counters and /bench/heap on the same host and port)
             """;
     private static final String EXT = "actioncable-v1-ext-json";
-    private static final long SETTLE_MS = 3000;
 
     private final URI url;
     private final String backend;
@@ -54,11 +53,12 @@ final class PresenceStorm {
     private final int windowS;
     private final int churnRate;
     private final long timeoutMs;
+    private final long settleMs;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
     private final String run = Long.toString(System.currentTimeMillis(), 36);
 
     private PresenceStorm(URI url, String backend, Path out, int connections, int channels, int joins, int windowS,
-            int churnRate, long timeoutMs) {
+            int churnRate, long settleMs, long timeoutMs) {
         this.url = url;
         this.backend = backend;
         this.out = out;
@@ -68,6 +68,7 @@ final class PresenceStorm {
         this.windowS = windowS;
         this.churnRate = churnRate;
         this.timeoutMs = timeoutMs;
+        this.settleMs = settleMs;
     }
 
     static PresenceStorm parse(Arguments arguments) throws UsageException {
@@ -79,13 +80,14 @@ final class PresenceStorm {
         int joins = arguments.integer("joins", connections, 1);
         int windowS = arguments.integer("window-s", 20, 1);
         int churnRate = arguments.integer("churn-rate", 50, 1);
+        int settleS = arguments.integer("settle-s", 11, 0);
         int timeoutS = arguments.integer("timeout-s", 180, 1);
         arguments.requireAllUsed();
         if (joins > connections) {
             throw new UsageException("--joins cannot exceed --connections");
         }
         return new PresenceStorm(url, backend, out, connections, channels, joins, windowS, churnRate,
-                timeoutS * 1000L);
+                settleS * 1000L, timeoutS * 1000L);
     }
 
     /** One client: its subscription, its own join event, its pending info() reply. */
@@ -257,8 +259,9 @@ final class PresenceStorm {
 
     /** A window of {@code windowS} seconds; with {@code churning}, leaves and joins at {@code churnRate} per second. */
     private Window window(List<Client> churning) throws IOException, InterruptedException {
-        // What came before settles first: PostgreSQL's backends report their counts up to a second or two late.
-        Thread.sleep(SETTLE_MS);
+        // What came before settles first: an idle PostgreSQL backend reports its counts up to 10 s late
+        // (PGSTAT_IDLE_INTERVAL), so without the wait a window would count the previous phase's writes.
+        Thread.sleep(settleMs);
         long[] before = counters();
         long start = System.nanoTime();
         long end = start + TimeUnit.SECONDS.toNanos(windowS);
