@@ -85,8 +85,9 @@ public class BenchResource {
             // Backends report their counts at most once a second; the windows are long enough for that.
             case "postgresql" -> "SELECT tup_inserted + tup_updated + tup_deleted FROM pg_stat_database"
                     + " WHERE datname = current_database()";
+            // MariaDB 10.11 has no Innodb_rows_* counters; the handler's count rows written, updated and deleted.
             case "mariadb", "mysql" -> "SELECT SUM(VARIABLE_VALUE) FROM information_schema.GLOBAL_STATUS WHERE"
-                    + " VARIABLE_NAME IN ('INNODB_ROWS_INSERTED', 'INNODB_ROWS_UPDATED', 'INNODB_ROWS_DELETED')";
+                    + " VARIABLE_NAME IN ('HANDLER_WRITE', 'HANDLER_UPDATE', 'HANDLER_DELETE')";
             default -> null;
         };
         if (sql == null) {
