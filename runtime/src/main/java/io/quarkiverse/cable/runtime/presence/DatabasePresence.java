@@ -170,7 +170,9 @@ public final class DatabasePresence implements PresenceStore {
                 LOG.debugf("Presence: this node's sessions could not be handed to the TTL at stop: %s", e.getMessage());
             }
         }
-        threads.close();
+        // Not close(): it would wait for a transaction that hangs (a commit waiting for a missing synchronous
+        // standby has no deadline here), and a stopping node must not.
+        threads.shutdownNow();
     }
 
     @Override
