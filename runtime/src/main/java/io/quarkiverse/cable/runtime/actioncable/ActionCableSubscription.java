@@ -309,10 +309,7 @@ class ActionCableSubscription implements ChannelSubscription {
         if (joined != null && !joined.equals(presenceId)) {
             return "it joined as another presence id already (leave first)";
         }
-        String problem = server.engine().presence().problem(presenceId, infoJson);
-        if (problem != null) {
-            return problem;
-        }
+        // Presence.join checks the id and the info itself (an InvalidMessage naming the problem).
         try {
             server.engine().presence().join(set, presenceId, connection.sessionId, infoJson);
         } catch (CableException e) {
