@@ -2,7 +2,7 @@ package io.quarkiverse.cable;
 
 import jakarta.ws.rs.sse.OutboundSseEvent;
 
-import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.sse.EventStreams;
 import io.smallrye.mutiny.Multi;
 

@@ -3,7 +3,7 @@ package io.quarkiverse.cable;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
-import io.quarkiverse.cable.runtime.identity.IdentityChannels;
+import io.quarkiverse.cable.runtime.core.IdentityChannels;
 
 /**
  * Broadcasts to, and disconnects, every session of one identity on every node: Rails' {@code broadcast_to} and

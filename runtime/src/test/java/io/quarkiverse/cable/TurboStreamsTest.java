@@ -12,7 +12,7 @@ import java.util.concurrent.CompletionStage;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.cable.runtime.turbo.RefreshDebouncer;
+import io.quarkiverse.cable.runtime.actioncable.RefreshDebouncer;
 
 /**
  * Signed stream names (byte-compatible with turbo-rails: the expected values were computed independently, with

@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.IterationParams;
 
-import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.core.CableStats;
 
 /**
  * Broadcast throughput to commit, after the method of the Rails cache benchmark (seeds/004): one operation is

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
-import io.quarkiverse.cable.runtime.ChannelHash;
-import io.quarkiverse.cable.runtime.store.MessageStore;
-import io.quarkiverse.cable.runtime.store.OutgoingMessage;
-import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkiverse.cable.runtime.core.ChannelHash;
+import io.quarkiverse.cable.runtime.core.OutgoingMessage;
+import io.quarkiverse.cable.runtime.database.MessageStore;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
 
 /**
  * Writer transactions back to back on one connection, as the writer makes them under load: {@code writeWithReceipt}

@@ -1,6 +1,6 @@
 package io.quarkiverse.cable.deployment;
 
-import io.quarkiverse.cable.runtime.config.CableBuildTimeConfig.Adapter;
+import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig.Adapter;
 import io.quarkus.builder.item.SimpleBuildItem;
 
 /**

@@ -1,6 +1,6 @@
 package io.quarkiverse.cable.deployment;
 
-import io.quarkiverse.cable.runtime.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkus.builder.item.SimpleBuildItem;
 import io.quarkus.runtime.RuntimeValue;
 

@@ -2,7 +2,7 @@ package io.quarkiverse.cable.deployment;
 
 import java.util.Optional;
 
-import io.quarkiverse.cable.runtime.config.CableBuildTimeConfig;
+import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig;
 import io.quarkiverse.cable.runtime.observability.CableLivenessCheck;
 import io.quarkiverse.cable.runtime.observability.CableMetrics;
 import io.quarkiverse.cable.runtime.observability.CableObservability;

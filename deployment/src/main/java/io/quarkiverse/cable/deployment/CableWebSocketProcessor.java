@@ -20,12 +20,12 @@ import org.jboss.jandex.MethodParameterInfo;
 
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
-import io.quarkiverse.cable.runtime.authz.StreamAuthorizationUpgradeCheck;
-import io.quarkiverse.cable.runtime.authz.StreamAuthorizer;
-import io.quarkiverse.cable.runtime.origin.CableOriginUpgradeCheck;
-import io.quarkiverse.cable.runtime.origin.RequestOrigins;
+import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
+import io.quarkiverse.cable.runtime.internals.SocketAccess;
+import io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck;
 import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
-import io.quarkiverse.cable.runtime.websocket.SocketAccess;
+import io.quarkiverse.cable.runtime.websocket.RequestOrigins;
+import io.quarkiverse.cable.runtime.websocket.StreamAuthorizationUpgradeCheck;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpointsRecorder;
 import io.quarkiverse.cable.runtime.websocket.UpgradedConnections;

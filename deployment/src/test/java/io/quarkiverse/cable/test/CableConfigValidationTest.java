@@ -7,8 +7,8 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.cable.runtime.config.CableConfigCheck;
-import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.CableConfigCheck;
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 

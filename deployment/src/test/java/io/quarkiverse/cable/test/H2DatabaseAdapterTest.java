@@ -17,9 +17,9 @@ import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.entity.CableChannelEntity;
 import io.quarkiverse.cable.entity.CableMessageEntity;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.Internal;
-import io.quarkiverse.cable.runtime.Worker;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.runtime.core.Worker;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
 

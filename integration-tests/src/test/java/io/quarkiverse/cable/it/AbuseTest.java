@@ -20,9 +20,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.Cable;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.Internal;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

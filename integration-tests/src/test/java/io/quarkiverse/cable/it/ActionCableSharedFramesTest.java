@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.Cable;
-import io.quarkiverse.cable.runtime.websocket.SharedFrameWriter;
+import io.quarkiverse.cable.runtime.internals.SharedFrameWriter;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;

@@ -1,6 +1,6 @@
 package io.quarkiverse.cable.it;
 
-import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 
 /** Real configuration mappings for cable nodes a test builds beside the application's. */

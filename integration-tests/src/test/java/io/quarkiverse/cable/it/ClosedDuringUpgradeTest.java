@@ -20,9 +20,9 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.Internal;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;

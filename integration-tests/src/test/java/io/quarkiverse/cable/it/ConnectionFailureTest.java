@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.Internal;
-import io.quarkiverse.cable.runtime.Worker;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.runtime.core.Worker;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**

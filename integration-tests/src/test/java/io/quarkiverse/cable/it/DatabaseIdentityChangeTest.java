@@ -21,10 +21,10 @@ import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.ChannelHash;
-import io.quarkiverse.cable.runtime.Internal;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.ChannelHash;
+import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.CableIdentityEvent;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.identity.IdentityChannels;
-import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.IdentityChannels;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

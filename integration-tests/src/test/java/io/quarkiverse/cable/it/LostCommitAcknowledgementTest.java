@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.store.SchemaManager;
-import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkiverse.cable.runtime.database.SchemaManager;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

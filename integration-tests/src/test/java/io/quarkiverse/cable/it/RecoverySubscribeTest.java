@@ -31,13 +31,13 @@ import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.ChannelHash;
-import io.quarkiverse.cable.runtime.Internal;
-import io.quarkiverse.cable.runtime.store.MessageStore;
-import io.quarkiverse.cable.runtime.store.OutgoingMessage;
-import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.ChannelHash;
+import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.runtime.core.OutgoingMessage;
+import io.quarkiverse.cable.runtime.database.MessageStore;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**

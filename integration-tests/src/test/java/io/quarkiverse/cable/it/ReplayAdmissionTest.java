@@ -27,8 +27,8 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
-import io.quarkiverse.cable.runtime.store.SchemaManager;
-import io.quarkiverse.cable.runtime.store.SchemaScript;
-import io.quarkiverse.cable.runtime.store.SqlDialect;
+import io.quarkiverse.cable.runtime.database.SchemaManager;
+import io.quarkiverse.cable.runtime.database.SchemaScript;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**

@@ -8,8 +8,8 @@ import java.util.concurrent.CompletableFuture;
 import jakarta.enterprise.util.AnnotationLiteral;
 
 import io.quarkiverse.cable.CableStreams;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.Internal;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
 import io.quarkus.websockets.next.OpenConnections;

@@ -25,12 +25,12 @@ import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.Cable;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.Internal;
-import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.store.MessageStore;
-import io.quarkiverse.cable.runtime.store.SqlDialect;
-import io.quarkiverse.cable.runtime.trim.Trimmer;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.runtime.database.MessageStore;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.runtime.database.Trimmer;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;

@@ -22,12 +22,12 @@ import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.Cable;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.Internal;
-import io.quarkiverse.cable.runtime.store.MessageStore;
-import io.quarkiverse.cable.runtime.store.SqlDialect;
-import io.quarkiverse.cable.runtime.trim.Trimmer;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.runtime.database.MessageStore;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.runtime.database.Trimmer;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** Trimming deletes what is older than the retention, in proportion to writes, and nothing younger. */

@@ -20,12 +20,12 @@ import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.ChannelHash;
-import io.quarkiverse.cable.runtime.store.MessageStore;
-import io.quarkiverse.cable.runtime.store.OutgoingMessage;
-import io.quarkiverse.cable.runtime.store.SqlDialect;
-import io.quarkiverse.cable.runtime.writer.BatchWriter;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.ChannelHash;
+import io.quarkiverse.cable.runtime.core.OutgoingMessage;
+import io.quarkiverse.cable.runtime.database.BatchWriter;
+import io.quarkiverse.cable.runtime.database.MessageStore;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -139,7 +139,7 @@ class WriterFairnessTest {
         }
     }
 
-    private BatchWriter writer(io.quarkiverse.cable.runtime.config.CableRuntimeConfig config) {
+    private BatchWriter writer(io.quarkiverse.cable.runtime.core.CableRuntimeConfig config) {
         return new BatchWriter(new MessageStore(dataSource, SqlDialect.forDbKind(dbKind)), config, new CableStats(),
                 rows -> {
                 });

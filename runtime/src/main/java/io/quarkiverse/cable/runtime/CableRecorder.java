@@ -2,9 +2,10 @@ package io.quarkiverse.cable.runtime;
 
 import javax.sql.DataSource;
 
-import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.store.SqlDialect;
-import io.quarkiverse.cable.runtime.transaction.TransactionJoining;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.TransactionJoining;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.agroal.runtime.AgroalDataSourceUtil;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.quarkus.runtime.RuntimeValue;

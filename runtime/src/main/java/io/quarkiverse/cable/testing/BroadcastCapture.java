@@ -9,8 +9,8 @@ import java.util.function.Predicate;
 import jakarta.enterprise.util.AnnotationLiteral;
 
 import io.quarkiverse.cable.CableMessage;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.Internal;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkus.arc.Arc;
 
 /**

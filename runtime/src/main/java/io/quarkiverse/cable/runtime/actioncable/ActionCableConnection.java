@@ -9,9 +9,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import io.quarkiverse.cable.CableConnectionEvent;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.delivery.SerialExecutor;
-import io.quarkiverse.cable.runtime.history.ReplayQuota;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.ReplayQuota;
+import io.quarkiverse.cable.runtime.core.SerialExecutor;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.vertx.core.json.JsonObject;
 
@@ -137,15 +137,15 @@ final class ActionCableConnection {
         if (!server.engine().presence().settings().identityEvents() || own.isEmpty()) {
             return;
         }
-        String identity = io.quarkiverse.cable.runtime.identity.IdentityChannels.of(own);
-        if (identity.length() > io.quarkiverse.cable.runtime.presence.Presence.MAX_ID_LENGTH) {
+        String identity = io.quarkiverse.cable.runtime.core.IdentityChannels.of(own);
+        if (identity.length() > io.quarkiverse.cable.runtime.core.Presence.MAX_ID_LENGTH) {
             server.listenerFailure("identity-events", "Action Cable connection " + id + ": its identity is over "
-                    + io.quarkiverse.cable.runtime.presence.Presence.MAX_ID_LENGTH
+                    + io.quarkiverse.cable.runtime.core.Presence.MAX_ID_LENGTH
                     + " characters as a channel name; it is not tracked for CableIdentityEvent");
             return;
         }
         try {
-            server.engine().presence().join(io.quarkiverse.cable.runtime.identity.IdentityChannels.IDENTITIES_PRESENT,
+            server.engine().presence().join(io.quarkiverse.cable.runtime.core.IdentityChannels.IDENTITIES_PRESENT,
                     identity, sessionId, null);
             identityPresent = true;
         } catch (RuntimeException e) {

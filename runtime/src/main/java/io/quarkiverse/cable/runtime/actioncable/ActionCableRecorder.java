@@ -2,7 +2,7 @@ package io.quarkiverse.cable.runtime.actioncable;
 
 import java.util.function.Function;
 
-import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkus.arc.Arc;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.annotations.Recorder;

@@ -13,11 +13,11 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.ChannelSubscription;
-import io.quarkiverse.cable.runtime.delivery.DirectDelivery;
-import io.quarkiverse.cable.runtime.history.GroupRecovery;
-import io.quarkiverse.cable.runtime.identity.IdentityChannels;
-import io.quarkiverse.cable.runtime.presence.PresenceEvents;
-import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
+import io.quarkiverse.cable.runtime.core.DirectDelivery;
+import io.quarkiverse.cable.runtime.core.GroupRecovery;
+import io.quarkiverse.cable.runtime.core.IdentityChannels;
+import io.quarkiverse.cable.runtime.core.LocalSubscription;
+import io.quarkiverse.cable.runtime.core.PresenceEvents;
 import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
 import io.vertx.core.json.Json;
@@ -175,11 +175,11 @@ class ActionCableSubscription implements ChannelSubscription {
             streamFrom(cableChannel);
             return;
         }
-        io.quarkiverse.cable.runtime.history.HistoryRequest fromCursor = cursor.isPresent()
-                ? new io.quarkiverse.cable.runtime.history.HistoryRequest.After(cursor.get())
-                : new io.quarkiverse.cable.runtime.history.HistoryRequest.FromStart();
+        io.quarkiverse.cable.runtime.core.HistoryRequest fromCursor = cursor.isPresent()
+                ? new io.quarkiverse.cable.runtime.core.HistoryRequest.After(cursor.get())
+                : new io.quarkiverse.cable.runtime.core.HistoryRequest.FromStart();
         GroupRecovery group;
-        io.quarkiverse.cable.runtime.history.HistoryRequest request;
+        io.quarkiverse.cable.runtime.core.HistoryRequest request;
         if (recovery != null) {
             // The client's own position (a reconnect) is newer than the page's; without one, the cursor beats since.
             group = recovery;

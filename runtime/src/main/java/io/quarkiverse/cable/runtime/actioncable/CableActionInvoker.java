@@ -3,7 +3,7 @@ package io.quarkiverse.cable.runtime.actioncable;
 import jakarta.enterprise.invoke.Invoker;
 
 import io.quarkiverse.cable.ChannelSubscription;
-import io.quarkiverse.cable.runtime.json.JsonPayloads;
+import io.quarkiverse.cable.runtime.core.JsonPayloads;
 import io.vertx.core.json.JsonObject;
 
 /**

@@ -12,7 +12,7 @@ import jakarta.enterprise.inject.Instance;
 
 import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.CableRequest;
-import io.quarkiverse.cable.runtime.identity.CredentialsExpiry;
+import io.quarkiverse.cable.runtime.core.CredentialsExpiry;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.smallrye.mutiny.Uni;

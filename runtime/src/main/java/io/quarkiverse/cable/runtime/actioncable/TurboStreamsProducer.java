@@ -8,7 +8,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.TurboStreams;
-import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 
 /**
  * The {@link TurboStreams} bean, signing with {@code quarkus.cable.turbo.signing-key} and also verifying with

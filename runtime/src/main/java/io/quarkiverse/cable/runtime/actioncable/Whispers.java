@@ -5,9 +5,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.identity.IdentityChannels;
-import io.quarkiverse.cable.runtime.subscribers.ChannelReader;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.ChannelReader;
+import io.quarkiverse.cable.runtime.core.IdentityChannels;
 
 /**
  * This node's whispers: every whisper of the cable travels on one channel ({@link IdentityChannels#WHISPERS}) as

@@ -14,34 +14,23 @@ import org.jboss.logging.Logger;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.CableException;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.Transport;
-import io.quarkiverse.cable.runtime.Worker;
-import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.config.SchemaStrategy;
-import io.quarkiverse.cable.runtime.history.CoalescedHistory;
-import io.quarkiverse.cable.runtime.history.DatabaseHistory;
-import io.quarkiverse.cable.runtime.history.HistorySettings;
-import io.quarkiverse.cable.runtime.history.HistorySource;
-import io.quarkiverse.cable.runtime.history.ReplayLimits;
-import io.quarkiverse.cable.runtime.poller.Poller;
-import io.quarkiverse.cable.runtime.presence.DatabasePresence;
-import io.quarkiverse.cable.runtime.presence.PresenceSettings;
-import io.quarkiverse.cable.runtime.presence.PresenceStore;
-import io.quarkiverse.cable.runtime.store.MessageStore;
-import io.quarkiverse.cable.runtime.store.OutgoingMessage;
-import io.quarkiverse.cable.runtime.store.PolledMessage;
-import io.quarkiverse.cable.runtime.store.SchemaManager;
-import io.quarkiverse.cable.runtime.store.SqlDialect;
-import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
-import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
-import io.quarkiverse.cable.runtime.transaction.DatabaseTransactionStore;
-import io.quarkiverse.cable.runtime.transaction.TransactionStore;
-import io.quarkiverse.cable.runtime.trim.Trimmer;
-import io.quarkiverse.cable.runtime.wakeup.Wakeup;
-import io.quarkiverse.cable.runtime.wakeup.WakeupSettings;
-import io.quarkiverse.cable.runtime.wakeup.Wakeups;
-import io.quarkiverse.cable.runtime.writer.BatchWriter;
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.CoalescedHistory;
+import io.quarkiverse.cable.runtime.core.HistorySettings;
+import io.quarkiverse.cable.runtime.core.HistorySource;
+import io.quarkiverse.cable.runtime.core.LocalSubscription;
+import io.quarkiverse.cable.runtime.core.OutgoingMessage;
+import io.quarkiverse.cable.runtime.core.PolledMessage;
+import io.quarkiverse.cable.runtime.core.PresenceSettings;
+import io.quarkiverse.cable.runtime.core.PresenceStore;
+import io.quarkiverse.cable.runtime.core.ReplayLimits;
+import io.quarkiverse.cable.runtime.core.SchemaStrategy;
+import io.quarkiverse.cable.runtime.core.SubscriberMap;
+import io.quarkiverse.cable.runtime.core.TransactionStore;
+import io.quarkiverse.cable.runtime.core.Transport;
+import io.quarkiverse.cable.runtime.core.Wakeup;
+import io.quarkiverse.cable.runtime.core.Worker;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.quarkus.runtime.LaunchMode;
 
@@ -85,7 +74,7 @@ public final class DatabaseTransport implements Transport {
     public java.util.Optional<io.quarkiverse.cable.StreamPosition> position(String channel, long channelHash)
             throws java.sql.SQLException {
         try (java.sql.Connection connection = dataSource.get().getConnection()) {
-            return new io.quarkiverse.cable.runtime.store.ChannelCursor(dialect).read(connection, channel, channelHash);
+            return new io.quarkiverse.cable.runtime.database.ChannelCursor(dialect).read(connection, channel, channelHash);
         }
     }
 

@@ -12,9 +12,9 @@ import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
-import io.quarkiverse.cable.runtime.history.HistoryRequest;
-import io.quarkiverse.cable.runtime.history.Replay;
-import io.quarkiverse.cable.runtime.store.Epochs;
+import io.quarkiverse.cable.runtime.core.Epochs;
+import io.quarkiverse.cable.runtime.core.HistoryRequest;
+import io.quarkiverse.cable.runtime.core.Replay;
 
 /**
  * The memory adapter's positions and bounded history: per channel, a position counter and the newest

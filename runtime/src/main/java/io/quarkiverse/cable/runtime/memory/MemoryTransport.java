@@ -4,18 +4,17 @@ import java.util.concurrent.CompletableFuture;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.ChannelHash;
-import io.quarkiverse.cable.runtime.Transport;
-import io.quarkiverse.cable.runtime.history.HistorySettings;
-import io.quarkiverse.cable.runtime.history.HistorySource;
-import io.quarkiverse.cable.runtime.identity.IdentityChannels;
-import io.quarkiverse.cable.runtime.presence.MemoryPresence;
-import io.quarkiverse.cable.runtime.presence.PresenceSettings;
-import io.quarkiverse.cable.runtime.presence.PresenceStore;
-import io.quarkiverse.cable.runtime.store.OutgoingMessage;
-import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
-import io.quarkiverse.cable.runtime.subscribers.SubscriberMap;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.ChannelHash;
+import io.quarkiverse.cable.runtime.core.HistorySettings;
+import io.quarkiverse.cable.runtime.core.HistorySource;
+import io.quarkiverse.cable.runtime.core.IdentityChannels;
+import io.quarkiverse.cable.runtime.core.LocalSubscription;
+import io.quarkiverse.cable.runtime.core.OutgoingMessage;
+import io.quarkiverse.cable.runtime.core.PresenceSettings;
+import io.quarkiverse.cable.runtime.core.PresenceStore;
+import io.quarkiverse.cable.runtime.core.SubscriberMap;
+import io.quarkiverse.cable.runtime.core.Transport;
 
 /**
  * The {@code memory} adapter: one process only, like Action Cable's async adapter. Ids are assigned and messages
@@ -53,7 +52,7 @@ public final class MemoryTransport implements Transport {
     }
 
     @Override
-    public java.util.List<io.quarkiverse.cable.runtime.Worker> workers() {
+    public java.util.List<io.quarkiverse.cable.runtime.core.Worker> workers() {
         return presence.workers();
     }
 

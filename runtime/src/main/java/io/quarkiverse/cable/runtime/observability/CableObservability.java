@@ -11,11 +11,11 @@ import java.util.concurrent.TimeUnit;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.Internal;
-import io.quarkiverse.cable.runtime.Transport;
-import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.runtime.core.Transport;
 
 /**
  * The figures behind the health checks, the metrics and the Dev UI card. Figures kept in memory are read live; the
@@ -39,7 +39,7 @@ public class CableObservability {
         this.engine = engine;
         this.thresholds = config.health();
         // Trim debt counts what trimming owes: messages older than what it keeps (the recovery window may extend it).
-        this.retention = io.quarkiverse.cable.runtime.history.HistorySettings.retentionFor(config.messageRetention(),
+        this.retention = io.quarkiverse.cable.runtime.core.HistorySettings.retentionFor(config.messageRetention(),
                 config.history().window());
         engine.transport().trackHorizon();
     }

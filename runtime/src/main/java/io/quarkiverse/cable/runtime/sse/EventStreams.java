@@ -13,13 +13,14 @@ import io.quarkiverse.cable.CableEventStream;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.delivery.Delivery;
-import io.quarkiverse.cable.runtime.history.HeldDelivery;
-import io.quarkiverse.cable.runtime.history.HistoryRequest;
-import io.quarkiverse.cable.runtime.history.Recovery;
-import io.quarkiverse.cable.runtime.history.Replay;
-import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.Delivery;
+import io.quarkiverse.cable.runtime.core.HeldDelivery;
+import io.quarkiverse.cable.runtime.core.HistoryRequest;
+import io.quarkiverse.cable.runtime.core.LocalSubscription;
+import io.quarkiverse.cable.runtime.core.Recovery;
+import io.quarkiverse.cable.runtime.core.Replay;
+import io.quarkiverse.cable.runtime.core.SseSettings;
 import io.smallrye.mutiny.Multi;
 
 /** The implementation of {@link CableEventStream}: a recovering subscription whose delivery emits events. */
@@ -32,7 +33,7 @@ public final class EventStreams {
         // Taken now, on the request's thread: how to close this stream's connection when its client stops reading.
         Runnable closeConnection = ConnectionCloser.forCurrentRequest();
         SseAuthorization.checkReserved(channel);
-        io.quarkiverse.cable.runtime.authz.StreamAuthorizer authorizer = SseAuthorization.active();
+        io.quarkiverse.cable.runtime.core.StreamAuthorizer authorizer = SseAuthorization.active();
         if (authorizer != null) {
             // Refused: thrown here, before Quarkus REST has the stream, so the answer is 403 and nothing subscribed.
             SseAuthorization.check(authorizer, channel);

@@ -11,9 +11,9 @@ import java.util.Map;
 import jakarta.ws.rs.ForbiddenException;
 
 import io.quarkiverse.cable.StreamRequest;
-import io.quarkiverse.cable.runtime.authz.StreamAuthorizer;
-import io.quarkiverse.cable.runtime.identity.CredentialsExpiry;
-import io.quarkiverse.cable.runtime.identity.IdentityChannels;
+import io.quarkiverse.cable.runtime.core.CredentialsExpiry;
+import io.quarkiverse.cable.runtime.core.IdentityChannels;
+import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
 import io.quarkus.arc.InstanceHandle;

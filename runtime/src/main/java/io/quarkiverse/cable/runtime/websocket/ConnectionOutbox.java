@@ -8,8 +8,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.LocalSubscription;
+import io.quarkiverse.cable.runtime.internals.SharedFrameWriter;
+import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
+import io.quarkiverse.cable.runtime.internals.SocketAccess;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.vertx.core.http.WebSocketBase;

@@ -3,6 +3,7 @@ package io.quarkiverse.cable.runtime.websocket;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.cable.runtime.internals.SharedFrameWriter;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.quarkus.websockets.next.UserData;
 import io.smallrye.mutiny.Uni;

@@ -18,17 +18,18 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamCallback;
 import io.quarkiverse.cable.StreamRequest;
-import io.quarkiverse.cable.runtime.CableEngine;
-import io.quarkiverse.cable.runtime.CableStats;
-import io.quarkiverse.cable.runtime.Internal;
-import io.quarkiverse.cable.runtime.authz.StreamAuthorizer;
-import io.quarkiverse.cable.runtime.authz.UpgradeIdentity;
-import io.quarkiverse.cable.runtime.config.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.delivery.Delivery;
-import io.quarkiverse.cable.runtime.delivery.DirectDelivery;
-import io.quarkiverse.cable.runtime.delivery.OrderedMailbox;
-import io.quarkiverse.cable.runtime.identity.IdentityChannels;
-import io.quarkiverse.cable.runtime.subscribers.LocalSubscription;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.Delivery;
+import io.quarkiverse.cable.runtime.core.DirectDelivery;
+import io.quarkiverse.cable.runtime.core.IdentityChannels;
+import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.runtime.core.LocalSubscription;
+import io.quarkiverse.cable.runtime.core.OrderedMailbox;
+import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
+import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
+import io.quarkiverse.cable.runtime.internals.SocketAccess;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.websockets.next.CloseReason;
@@ -88,7 +89,7 @@ public class WebSocketStreams implements CableStreams {
         limits = new ConnectionOutbox.OutboxLimits(config.websocket().maxPendingFrames(),
                 config.websocket().maxPendingBytes().asLongValue(), config.websocket().stallTimeout().toNanos());
         sockets = config.websocket().sharedFrames() && socketAccess.isResolvable()
-                ? new SharedFrameSockets(socketAccess.get())
+                ? SocketAccess.withFallback(socketAccess.get())
                 : null;
         // Shared frames: a text broadcast becomes UTF-8 once per node, and each connection writes a view of it. A text
         // longer than one frame in characters is longer in bytes too: it goes through sendText, so it stays a String.

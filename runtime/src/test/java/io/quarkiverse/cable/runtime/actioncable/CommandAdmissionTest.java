@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.core.CableStats;
 
 /** A connection's commands: bounded while they wait, in count and bytes, and in rate. */
 class CommandAdmissionTest {

@@ -9,7 +9,8 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.cable.runtime.CableStats;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
 
 /** The outbox bounds a connection's waiting frames in bytes, and paces a long source by the same bound. */
 class ConnectionOutboxTest {

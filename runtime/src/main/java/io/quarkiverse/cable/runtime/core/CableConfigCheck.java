@@ -1,0 +1,187 @@
+package io.quarkiverse.cable.runtime.core;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * The one place run-time values are validated, when the cable is built. A value that would break the cable fails
+ * startup with a message naming the property, the rule and the value. Defaults live only in
+ * {@link CableRuntimeConfig}'s {@code @WithDefault}s.
+ */
+public final class CableConfigCheck {
+
+    private CableConfigCheck() {
+    }
+
+    /** Settings that moved, by their old name: set under the old name, they would be ignored without a word. */
+    static final Map<String, String> RENAMED = Map.of(
+            "quarkus.cable.autotrim", "quarkus.cable.trim.enabled",
+            "quarkus.cable.trim-batch-size", "quarkus.cable.trim.batch-size",
+            "quarkus.cable.mount-path", "quarkus.cable.action-cable.mount-path");
+
+    public static void validate(CableRuntimeConfig config) {
+        renamed(ConfigProvider.getConfig());
+        positive("quarkus.cable.polling-interval", config.pollingInterval());
+        atLeastOne("quarkus.cable.poll-batch-size", config.pollBatchSize());
+        long maxPayloadSize = config.maxPayloadSize().asLongValue();
+        if (maxPayloadSize < 1) {
+            throw invalid("quarkus.cable.max-payload-size", maxPayloadSize + " bytes", "must be at least 1 byte");
+        }
+        atLeastOne("quarkus.cable.max-channel-length", config.maxChannelLength());
+        atLeastOne("quarkus.cable.subscriber-buffer", config.subscriberBuffer());
+        atLeastOne("quarkus.cable.writer.batch-size", config.writer().batchSize());
+        notNegative("quarkus.cable.writer.batch-delay", config.writer().batchDelay());
+        atLeastOne("quarkus.cable.writer.queue-capacity", config.writer().queueCapacity());
+        config.writer().maxQueuedPerChannel()
+                .ifPresent(share -> atLeastOne("quarkus.cable.writer.max-queued-per-channel", share));
+        notNegative("quarkus.cable.writer.retry-timeout", config.writer().retryTimeout());
+        if (config.writer().maxConflictRetries() < 0) {
+            throw invalid("quarkus.cable.writer.max-conflict-retries", config.writer().maxConflictRetries(),
+                    "must not be negative");
+        }
+        positive("quarkus.cable.writer.commit-timeout", config.writer().commitTimeout());
+        atLeastOne("quarkus.cable.trim.batch-size", config.trim().batchSize());
+        positive("quarkus.cable.message-retention", config.messageRetention());
+        atLeastOne("quarkus.cable.websocket.max-pending-frames", config.websocket().maxPendingFrames());
+        positive("quarkus.cable.websocket.stall-timeout", config.websocket().stallTimeout());
+        atLeastOne("quarkus.cable.history.max-concurrent-replays", config.history().maxConcurrentReplays());
+        atLeastOne("quarkus.cable.history.max-queued-replays", config.history().maxQueuedReplays());
+        positive("quarkus.cable.history.queue-timeout", config.history().queueTimeout());
+        atLeastOne("quarkus.cable.history.max-replays-per-connection", config.history().maxReplaysPerConnection());
+        atLeastOne("quarkus.cable.history.page-size", config.history().pageSize());
+        if (config.presence().ttl().toMillis() < 100) {
+            throw invalid("quarkus.cable.presence.ttl", config.presence().ttl(), "must be at least 100ms");
+        }
+        atLeastOne("quarkus.cable.presence.max-records", config.presence().maxRecords());
+        if (config.presence().maxInfoSize().asLongValue() < 1) {
+            throw invalid("quarkus.cable.presence.max-info-size", config.presence().maxInfoSize().asLongValue()
+                    + " bytes", "must be at least 1 byte");
+        }
+        if (config.sse().maxPendingBytes().asLongValue() < 1) {
+            throw invalid("quarkus.cable.sse.max-pending-bytes", config.sse().maxPendingBytes().asLongValue()
+                    + " bytes", "must be at least 1 byte");
+        }
+        atLeastOne("quarkus.cable.websocket.max-pending-bytes", config.websocket().maxPendingBytes());
+        config.writer().maxTransactionBroadcasts()
+                .ifPresent(max -> atLeastOne("quarkus.cable.writer.max-transaction-broadcasts", max));
+        atLeastOne("quarkus.cable.limits.max-identifier-size", config.limits().maxIdentifierSize());
+        atLeastOne("quarkus.cable.limits.max-subscriptions", config.limits().maxSubscriptions());
+        atLeastOne("quarkus.cable.limits.max-queued-commands", config.limits().maxQueuedCommands());
+        atLeastOne("quarkus.cable.limits.max-queued-command-bytes", config.limits().maxQueuedCommandBytes());
+        atLeastOne("quarkus.cable.limits.command-rate", config.limits().commandRate());
+        atLeastOne("quarkus.cable.limits.command-burst", config.limits().commandBurst());
+        atLeastOne("quarkus.cable.limits.whisper-rate", config.limits().whisperRate());
+        atLeastOne("quarkus.cable.limits.whisper-burst", config.limits().whisperBurst());
+        history(config.history());
+        wakeup(config.wakeup());
+        httpBroadcast(config.httpBroadcast());
+        turbo(config.turbo());
+    }
+
+    /** Refuses a setting under its old name, naming the new one. */
+    public static void renamed(Config config) {
+        RENAMED.forEach((old, current) -> {
+            if (config.getConfigValue(old).getValue() != null) {
+                throw new IllegalArgumentException("Invalid configuration: " + old + " was renamed to " + current
+                        + "; set that instead");
+            }
+        });
+    }
+
+    private static void history(CableRuntimeConfig.History history) {
+        history.window().ifPresent(window -> positive("quarkus.cable.history.window", window));
+        if (history.maxReplay() < 0) {
+            throw invalid("quarkus.cable.history.max-replay", history.maxReplay(), "must not be negative");
+        }
+        if (history.memorySize() < 0) {
+            throw invalid("quarkus.cable.history.memory-size", history.memorySize(), "must not be negative");
+        }
+    }
+
+    private static void wakeup(CableRuntimeConfig.Wakeup wakeup) {
+        positive("quarkus.cable.wakeup.probe-interval", wakeup.probeInterval());
+        positive("quarkus.cable.wakeup.max-reconnect-backoff", wakeup.maxReconnectBackoff());
+        positive("quarkus.cable.wakeup.listener-check-interval", wakeup.listenerCheckInterval());
+        boolean direct = wakeup.jdbcUrl().filter(url -> !url.isBlank()).isPresent();
+        if (direct && !wakeup.jdbcUrl().get().trim().startsWith("jdbc:postgresql:")) {
+            throw invalid("quarkus.cable.wakeup.jdbc-url", wakeup.jdbcUrl().get(),
+                    "must be a PostgreSQL JDBC URL (jdbc:postgresql:...)");
+        }
+        if (!direct && (wakeup.username().isPresent() || wakeup.password().isPresent())) {
+            // The value is a credential: the message names only the properties.
+            throw invalid("quarkus.cable.wakeup.username and password", "set",
+                    "apply only with quarkus.cable.wakeup.jdbc-url, which is not set");
+        }
+    }
+
+    /**
+     * The shortest Turbo signing key, in bytes: HMAC-SHA256 is as strong as its key up to the hash's 32 bytes, and a
+     * short or guessable key lets anyone sign stream names (each a bearer capability to its stream).
+     */
+    public static final int MIN_TURBO_KEY_BYTES = 32;
+
+    private static void turbo(CableRuntimeConfig.Turbo turbo) {
+        turbo.signingKey().ifPresent(key -> turboKey("quarkus.cable.turbo.signing-key", key));
+        turbo.previousSigningKeys().ifPresent(keys -> keys
+                .forEach(key -> turboKey("quarkus.cable.turbo.previous-signing-keys", key)));
+    }
+
+    private static void turboKey(String property, String key) {
+        int bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes < MIN_TURBO_KEY_BYTES) {
+            // The length only: the message must never print the key.
+            throw invalid(property, bytes + " bytes", "must be at least " + MIN_TURBO_KEY_BYTES
+                    + " bytes (a long random secret, e.g. openssl rand -base64 48)");
+        }
+    }
+
+    private static void httpBroadcast(CableRuntimeConfig.HttpBroadcast http) {
+        if (!http.enabled()) {
+            return;
+        }
+        if (http.secret().isEmpty() || http.secret().get().isBlank()) {
+            throw invalid("quarkus.cable.http-broadcast.secret", "nothing",
+                    "is required when quarkus.cable.http-broadcast.enabled=true (an unauthenticated publish endpoint"
+                            + " would let anyone broadcast)");
+        }
+        if (!http.path().startsWith("/")) {
+            throw invalid("quarkus.cable.http-broadcast.path", http.path(), "must start with /");
+        }
+        if (http.maxBodySize().asLongValue() < 1) {
+            throw invalid("quarkus.cable.http-broadcast.max-body-size", http.maxBodySize().asLongValue() + " bytes",
+                    "must be at least 1 byte");
+        }
+        atLeastOne("quarkus.cable.http-broadcast.max-batch-length", http.maxBatchLength());
+    }
+
+    private static void positive(String property, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw invalid(property, value, "must be a positive duration");
+        }
+    }
+
+    private static void notNegative(String property, Duration value) {
+        if (value.isNegative()) {
+            throw invalid(property, value, "must not be negative");
+        }
+    }
+
+    private static void atLeastOne(String property, int value) {
+        if (value < 1) {
+            throw invalid(property, value, "must be at least 1");
+        }
+    }
+
+    private static void atLeastOne(String property, io.quarkus.runtime.configuration.MemorySize value) {
+        if (value.asLongValue() < 1) {
+            throw invalid(property, value.asLongValue() + " bytes", "must be at least 1 byte");
+        }
+    }
+
+    private static IllegalArgumentException invalid(String property, Object value, String rule) {
+        return new IllegalArgumentException("Invalid configuration: " + property + " " + rule + ", was " + value);
+    }
+}

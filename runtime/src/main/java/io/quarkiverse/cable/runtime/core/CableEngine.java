@@ -1,0 +1,432 @@
+package io.quarkiverse.cable.runtime.core;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CableListener;
+import io.quarkiverse.cable.StreamPosition;
+import io.quarkiverse.cable.Subscription;
+import io.quarkiverse.cable.runtime.database.DatabaseTransport;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.runtime.memory.MemoryTransport;
+
+/**
+ * The {@link Cable} behind the bean: validates broadcasts and subscriptions, hands them to the transport, and makes
+ * sure no failure goes unnoticed even when the caller ignores the returned stage.
+ * <p>
+ * Internal: applications inject {@link Cable}. The factory methods are the one place a cable is assembled (the
+ * recorder, benchmarks and tests of a second node all use them), and the one place its configuration is validated.
+ */
+public final class CableEngine implements Cable {
+
+    private static final Logger LOG = Logger.getLogger("io.quarkiverse.cable");
+
+    private final Transport transport;
+    private final SubscriberMap subscribers = new SubscriberMap();
+    private final CableStats stats = new CableStats();
+    private final FailureLog failures = new FailureLog(LOG, stats);
+    private final int maxChannelLength;
+    private final long maxPayloadSize;
+    private final int subscriberBuffer;
+    private final JsonPayloads json = new JsonPayloads();
+    private final BroadcastTaps taps = new BroadcastTaps();
+    private final Cable withoutTransaction = new ImmediateCable(this);
+    /** Null unless broadcasts join the caller's JTA transaction (set once at start). */
+    private volatile TransactionalBroadcasts transactions;
+    private final HistorySettings historySettings;
+    private final ReplayLimits replayLimits;
+    private final SseSettings sseSettings;
+    private final Presence presence;
+
+    private CableEngine(CableRuntimeConfig config, BiFunction<SubscriberMap, CableStats, Transport> transport) {
+        CableConfigCheck.validate(config);
+        this.maxChannelLength = config.maxChannelLength();
+        this.maxPayloadSize = config.maxPayloadSize().asLongValue();
+        this.subscriberBuffer = config.subscriberBuffer();
+        this.historySettings = HistorySettings.from(config);
+        this.replayLimits = ReplayLimits.from(config);
+        this.sseSettings = SseSettings.from(config);
+        this.transport = transport.apply(subscribers, stats);
+        this.presence = new Presence(this.transport::presence, PresenceSettings.from(config),
+                delivery -> subscribe(IdentityChannels.PRESENCE, delivery));
+    }
+
+    /** The presence sets of this cable, and this node's reader of their events. */
+    public Presence presence() {
+        return presence;
+    }
+
+    /**
+     * A cable on the {@code database} adapter. The datasource is resolved at {@link #start()}, when the application's
+     * datasources exist.
+     */
+    public static CableEngine database(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
+            CableRuntimeConfig config) {
+        return new CableEngine(config, (subscribers, stats) -> new DatabaseTransport(datasourceName, dataSource,
+                dialect, subscribers, config, stats));
+    }
+
+    /** A cable on the {@code memory} adapter: this process only. */
+    public static CableEngine memory(CableRuntimeConfig config) {
+        return new CableEngine(config,
+                (subscribers, stats) -> new MemoryTransport(subscribers, stats, HistorySettings.from(config),
+                        PresenceSettings.from(config)));
+    }
+
+    @Override
+    public CompletionStage<Void> broadcast(String channel, String payload) {
+        return broadcast(channel, (Object) payload, true);
+    }
+
+    @Override
+    public CompletionStage<Void> broadcast(String channel, byte[] payload) {
+        return broadcast(channel, (Object) payload, true);
+    }
+
+    @Override
+    public CompletionStage<Void> broadcast(String channel, Object payload) {
+        return broadcast(channel, payload, true);
+    }
+
+    @Override
+    public Cable withoutTransaction() {
+        return withoutTransaction;
+    }
+
+    /**
+     * Broadcasts text ({@code String}), bytes ({@code byte[]}) or any other object as JSON; {@code joinTransaction}
+     * false never joins the caller's transaction.
+     */
+    CompletionStage<Void> broadcast(String channel, Object payload, boolean joinTransaction) {
+        CableException reserved = IdentityChannels.refusal(channel);
+        if (reserved != null) {
+            return rejected(reserved, joinTransaction);
+        }
+        if (payload == null) {
+            return rejected(new CableException.InvalidMessage("Cable broadcast payload must not be null"),
+                    joinTransaction);
+        }
+        if (payload instanceof String text) {
+            return send(channel, text.getBytes(StandardCharsets.UTF_8), false, joinTransaction);
+        }
+        if (payload instanceof byte[] bytes) {
+            return send(channel, bytes, true, joinTransaction);
+        }
+        byte[] encoded;
+        try {
+            encoded = json.encode(payload);
+        } catch (Exception e) {
+            return rejected(new CableException.InvalidMessage("Cable broadcast payload on '" + channel + "' ("
+                    + payload.getClass().getName() + ") could not be written as JSON: " + e.getMessage()),
+                    joinTransaction);
+        }
+        return send(channel, encoded, false, joinTransaction);
+    }
+
+    /**
+     * A command of the cable itself ({@code payload} is JSON text) on a reserved channel the application's broadcasts
+     * are refused on; joins the caller's transaction like a broadcast.
+     */
+    public CompletionStage<Void> broadcastCommand(String channel, byte[] payload) {
+        return send(channel, payload, false, true);
+    }
+
+    /** From now on, broadcasts made inside an active JTA transaction join it. */
+    public void joinTransactions(TransactionalBroadcasts transactions) {
+        this.transactions = transactions;
+    }
+
+    /** The JSON codec of broadcast objects and action parameters (the application's ObjectMapper). */
+    public JsonPayloads json() {
+        return json;
+    }
+
+    /** Observers of committed broadcasts (the testing helper). */
+    public BroadcastTaps taps() {
+        return taps;
+    }
+
+    @Override
+    public Subscription subscribe(String channel, CableListener listener) {
+        Objects.requireNonNull(listener, "Cable subscription listener must not be null");
+        return subscribe(channel, new OrderedMailbox(listener, subscriberBuffer,
+                (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
+                        + message.channel() + "' failed for message " + message.id(), failure)));
+    }
+
+    @Override
+    public Subscription subscribe(String channel, StreamPosition after, CableListener listener) {
+        Objects.requireNonNull(listener, "Cable subscription listener must not be null");
+        Objects.requireNonNull(after, "Cable subscription position must not be null");
+        // The mailbox takes the whole replay and the live messages held meanwhile at once.
+        OrderedMailbox mailbox = new OrderedMailbox(listener, subscriberBuffer + historySettings.maxReplay(),
+                (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
+                        + message.channel() + "' failed for message " + message.id(), failure));
+        return subscribe(channel, mailbox, new HistoryRequest.After(after), subscriberBuffer,
+                new RecoveryOutcomes.EndOnFailure(channel, subscriberBuffer));
+    }
+
+    @Override
+    public Optional<StreamPosition> position(String channel) {
+        String problem = channelProblem(channel);
+        if (problem != null) {
+            throw new CableException.InvalidMessage(problem);
+        }
+        try {
+            return transport.position(channel, ChannelHash.of(channel));
+        } catch (java.sql.SQLException e) {
+            throw new CableException.StorageFailed("Cable position of '" + channel + "' could not be read", e);
+        }
+    }
+
+    @Override
+    public Subscription subscribe(String channel, Optional<StreamPosition> cursor, CableListener listener) {
+        // Programming errors, not bad input: the standard exception, as for the other subscribe methods.
+        Objects.requireNonNull(cursor, "Cable subscription cursor must not be null");
+        if (cursor.isPresent()) {
+            return subscribe(channel, cursor.get(), listener);
+        }
+        Objects.requireNonNull(listener, "Cable subscription listener must not be null");
+        OrderedMailbox mailbox = new OrderedMailbox(listener, subscriberBuffer + historySettings.maxReplay(),
+                (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
+                        + message.channel() + "' failed for message " + message.id(), failure));
+        return subscribe(channel, mailbox, new HistoryRequest.FromStart(), subscriberBuffer,
+                new RecoveryOutcomes.EndOnFailure(channel, subscriberBuffer));
+    }
+
+    /**
+     * Subscribes {@code delivery} with a history step: live messages are held (at most {@code holdLimit}) while what
+     * {@code request} asks for is read; then {@code outcome} decides what to do with the replay or the refusal (and
+     * when to confirm). The subscription's starting line is recorded first, so replay and live meet without a gap or
+     * an overlap.
+     */
+    public LocalSubscription subscribe(String channel, Delivery delivery, HistoryRequest request, int holdLimit,
+            RecoveryOutcomes.Factory outcome) {
+        return subscribe(channel, delivery, request, holdLimit, ReplayQuota.NONE, outcome);
+    }
+
+    /** As above, with the history step counted against its connection's {@code quota}. */
+    public LocalSubscription subscribe(String channel, Delivery delivery, HistoryRequest request, int holdLimit,
+            ReplayQuota quota, RecoveryOutcomes.Factory outcome) {
+        HeldDelivery held = new HeldDelivery(delivery, holdLimit);
+        LocalSubscription subscription = newSubscription(channel, held);
+        subscription.onStart(started -> new Recovery(transport.history(), stats).replay(started, request, quota,
+                outcome.create(started, held)));
+        transport.startSubscription(subscription);
+        return subscription;
+    }
+
+    /** A new connection's share of history steps in flight ({@code quarkus.cable.history.max-replays-per-connection}). */
+    public ReplayQuota newReplayQuota() {
+        return new ReplayQuota(replayLimits.perConnection());
+    }
+
+    public HistorySettings historySettings() {
+        return historySettings;
+    }
+
+    /** The SSE streams' bounds. */
+    public SseSettings sseSettings() {
+        return sseSettings;
+    }
+
+    /** How many messages a subscription may have waiting ({@code quarkus.cable.subscriber-buffer}). */
+    public int subscriberBuffer() {
+        return subscriberBuffer;
+    }
+
+    /**
+     * Subscribes any {@link Delivery}, with the same starting-line guarantee as {@link #subscribe(String, CableListener)}.
+     * A direct delivery runs on the dispatching thread (the poller), so it must never block.
+     */
+    public LocalSubscription subscribe(String channel, Delivery delivery) {
+        LocalSubscription subscription = newSubscription(channel, delivery);
+        transport.startSubscription(subscription);
+        return subscription;
+    }
+
+    private LocalSubscription newSubscription(String channel, Delivery delivery) {
+        String problem = channelProblem(channel);
+        if (problem != null) {
+            throw new CableException.InvalidMessage(problem);
+        }
+        LocalSubscription subscription = new LocalSubscription(channel, ChannelHash.of(channel), delivery,
+                subscribers::remove);
+        subscription.closed().whenComplete((ignored, failure) -> {
+            if (failure instanceof CableException.SlowConsumer) {
+                failures.record(CableStats.Failure.SLOW_CONSUMER, failure.getMessage(), null);
+            }
+        });
+        return subscription;
+    }
+
+    /** Why {@code channel} cannot be used, or null when it can. */
+    public String channelProblem(String channel) {
+        if (channel == null || channel.isEmpty()) {
+            return "Cable channel name must not be null or empty";
+        }
+        if (channel.length() > maxChannelLength) {
+            return "Cable channel name is " + channel.length() + " characters, over quarkus.cable.max-channel-length ("
+                    + maxChannelLength + ")";
+        }
+        return null;
+    }
+
+    /**
+     * Why a broadcast's channel cannot be stored as it is, or null: a NUL character (PostgreSQL's text refuses it) or
+     * a lone UTF-16 surrogate (drivers replace it while encoding, so the stored name would differ from the one
+     * subscribers compare against). Checked before queueing so such a broadcast fails at the call on every database,
+     * never inside a writer batch.
+     */
+    private static String unstorableChannel(String channel) {
+        for (int i = 0; i < channel.length(); i++) {
+            char c = channel.charAt(i);
+            if (c == '\0') {
+                return "Cable channel name contains a NUL character at index " + i + ", which databases cannot store";
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < channel.length()
+                    && Character.isLowSurrogate(channel.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return "Cable channel name contains a lone UTF-16 surrogate at index " + i
+                        + ", which is not valid text (it cannot be stored as UTF-8)";
+            }
+        }
+        return null;
+    }
+
+    /** Records a failure of the WebSocket layer in the same counters and rate-limited log as the core's. */
+    public void recordFailure(CableStats.Failure kind, String message) {
+        failures.record(kind, message, null);
+    }
+
+    /** As {@link #recordFailure(CableStats.Failure, String)}, rate-limited apart from other causes of the kind. */
+    public void recordFailure(CableStats.Failure kind, String cause, String message) {
+        failures.record(kind, cause, message, null);
+    }
+
+    /** The rate-limited failure log (for failures that carry a throwable). */
+    public FailureLog failureLog() {
+        return failures;
+    }
+
+    /** A client refused by a bound: counted by reason, logged at most once per second per reason. */
+    public void refused(CableStats.Refusal reason, String message) {
+        stats.refused(reason);
+        failures.record(CableStats.Failure.LIMIT, reason.tag(), message, null);
+    }
+
+    @Override
+    public String adapter() {
+        return transport.adapter();
+    }
+
+    public SubscriberMap subscribers() {
+        return subscribers;
+    }
+
+    public CableStats stats() {
+        return stats;
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    public void start() {
+        transport.start();
+        transport.presence().changes(presence::changed);
+    }
+
+    public void stop() {
+        transport.stop();
+    }
+
+    private CompletionStage<Void> send(String channel, byte[] payload, boolean binary, boolean joinTransaction) {
+        String problem = channelProblem(channel);
+        if (problem == null) {
+            problem = unstorableChannel(channel);
+        }
+        if (problem != null) {
+            return rejected(new CableException.InvalidMessage(problem), joinTransaction);
+        }
+        if (payload.length > maxPayloadSize) {
+            return rejected(new CableException.InvalidMessage("Cable broadcast payload on '" + channel + "' is "
+                    + payload.length + " bytes, over quarkus.cable.max-payload-size (" + maxPayloadSize
+                    + " bytes)"), joinTransaction);
+        }
+        stats.broadcastAccepted();
+        OutgoingMessage message = new OutgoingMessage(channel, ChannelHash.of(channel), payload, binary,
+                System.nanoTime(), new CompletableFuture<>());
+        TransactionalBroadcasts joined = joinTransaction ? transactions : null;
+        CompletableFuture<Void> inTransaction = joined == null ? null : joined.join(message);
+        // Numbered only while a capture is open (tests), so its fence knows what it waits for.
+        long tapped = taps.isEmpty() ? 0 : taps.accepted();
+        CompletableFuture<Void> result;
+        try {
+            result = inTransaction != null ? inTransaction : transport.send(message);
+        } catch (RuntimeException e) {
+            if (tapped != 0) {
+                taps.settled(tapped);
+            }
+            throw e;
+        }
+        result.whenComplete((ignored, failure) -> {
+            if (failure == null && !taps.isEmpty()) {
+                taps.committed(channel, payload, binary);
+            }
+            if (tapped != 0) {
+                taps.settled(tapped);
+            }
+            if (failure == null || failure instanceof CableException.RolledBack) {
+                // Stored, or the application's transaction decided: nothing failed in the cable.
+            } else {
+                failures.record(kindOf(failure), "Cable broadcast on '" + channel + "' failed: " + failure.getMessage(),
+                        failure instanceof CableException.StorageFailed
+                                || failure instanceof CableException.CommitUnknown ? failure.getCause() : null);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * A broadcast refused before queueing. Inside a transaction it would join, the refusal is thrown at the call and
+     * the transaction is marked rollback-only, so its data never commits without the broadcast; otherwise it is the
+     * failed stage.
+     */
+    private CompletionStage<Void> rejected(CableException failure, boolean joinTransaction) {
+        failures.record(CableStats.Failure.INVALID, failure.getMessage(), null);
+        TransactionalBroadcasts joined = joinTransaction ? transactions : null;
+        if (joined != null) {
+            joined.refuseInTransaction(failure);
+        }
+        return CompletableFuture.failedFuture(failure);
+    }
+
+    private static CableStats.Failure kindOf(Throwable failure) {
+        if (failure instanceof CableException.QueueFull) {
+            return CableStats.Failure.QUEUE_FULL;
+        }
+        if (failure instanceof CableException.Stopped) {
+            return CableStats.Failure.STOPPED;
+        }
+        if (failure instanceof CableException.CommitUnknown) {
+            return CableStats.Failure.COMMIT_UNKNOWN;
+        }
+        if (failure instanceof CableException.InvalidMessage) {
+            return CableStats.Failure.INVALID;
+        }
+        return CableStats.Failure.STORAGE;
+    }
+}

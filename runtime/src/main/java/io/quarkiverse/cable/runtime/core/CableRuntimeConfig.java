@@ -1,0 +1,696 @@
+package io.quarkiverse.cable.runtime.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.quarkus.runtime.annotations.ConfigDocDefault;
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.quarkus.runtime.configuration.MemorySize;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+
+/**
+ * Intervals, sizes and limits: the only place their defaults are written. Validated once, by {@link CableConfigCheck},
+ * when the cable is built; each component reads what it needs into fields when it is created, never on a hot path.
+ */
+@ConfigMapping(prefix = "quarkus.cable")
+@ConfigRoot(phase = ConfigPhase.RUN_TIME)
+public interface CableRuntimeConfig {
+
+    /**
+     * How often the poller looks for new messages when nothing wakes it earlier. Broadcasts made on this node wake
+     * it at once; broadcasts from other nodes wake it through `wakeup.mode` (PostgreSQL doorbell, MariaDB/MySQL
+     * probe), and are seen within this interval when no wake-up arrives. This is the correctness path.
+     */
+    @WithDefault("100ms")
+    Duration pollingInterval();
+
+    /**
+     * The largest number of messages one poll reads. When a poll returns this many, the poller reads again at once.
+     */
+    @WithDefault("1000")
+    int pollBatchSize();
+
+    /**
+     * The largest payload a broadcast may carry. Larger broadcasts fail with `CableException.InvalidMessage`.
+     * The tables hold payloads of at least 16 MiB; MariaDB and MySQL also need a `max_allowed_packet` above it.
+     * The SQL broadcast `cable_broadcast` enforces it too: the value is written into the routine when the schema is
+     * installed, and a changed value makes `update` reinstall it (`validate` lists the statements).
+     */
+    @WithDefault("1M")
+    MemorySize maxPayloadSize();
+
+    /**
+     * The longest channel name, in characters. Longer names fail the broadcast or the subscription.
+     * The SQL broadcast `cable_broadcast` enforces it too, written into the routine when the schema is installed.
+     */
+    @WithDefault("1024")
+    int maxChannelLength();
+
+    /**
+     * How many delivered messages an in-JVM subscription may have waiting for its listener. A listener that falls
+     * further behind is unsubscribed with `CableException.SlowConsumer`, so one slow listener cannot grow the heap.
+     */
+    @WithDefault("10000")
+    int subscriberBuffer();
+
+    /**
+     * Writer settings.
+     */
+    Writer writer();
+
+    /**
+     * Trimming: the deletion of expired messages.
+     */
+    Trim trim();
+
+    interface Trim {
+        /**
+         * Whether the cable trims expired messages itself, in proportion to writes (Solid Cable's `autotrim`). Off, the
+         * application deletes them (`CableMessageEntity.deleteExpired`).
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * How many expired messages one trim deletes at most.
+         */
+        @WithDefault("100")
+        int batchSize();
+    }
+
+    /**
+     * How long messages are kept before trimming may delete them.
+     */
+    @WithDefault("1d")
+    Duration messageRetention();
+
+    /**
+     * Schema settings.
+     */
+    Schema schema();
+
+    /**
+     * How other nodes' broadcasts wake this node's poller before `polling-interval` ends (see the Configuration and
+     * Performance pages).
+     */
+    Wakeup wakeup();
+
+    interface Wakeup {
+        /**
+         * `auto` picks by database: PostgreSQL `notify`, MariaDB and MySQL `probe`, H2 `none`. `notify` (PostgreSQL
+         * only): after each committed batch the writer sends one `NOTIFY`, and every node `LISTEN`s on one dedicated
+         * connection outside the pool and polls at once. `probe`: every `probe-interval`, while the node subscribes
+         * to a channel, a single-row read of the newest committed id; a poll runs when it moved. `none`: other
+         * nodes' broadcasts are seen at the next poll. Polling stays the correctness path in every mode: a lost
+         * wake-up costs at most one `polling-interval`.
+         */
+        @WithDefault("auto")
+        WakeupMode mode();
+
+        /**
+         * How often the `probe` mode reads the newest committed id while this node subscribes to a channel (it does
+         * not query with no subscribed channel, nor when a poll completed within the interval). About half of it is
+         * added to the average cross-node latency; each node runs at most 1 s / interval cheap queries.
+         */
+        @WithDefault("10ms")
+        Duration probeInterval();
+
+        /**
+         * When the `notify` doorbell rings. `in-transaction`: the batch's first statement queues the notification
+         * and PostgreSQL sends it with the commit (and only if it commits), so a ring costs no transaction and no
+         * thread hop of its own; the commit also takes PostgreSQL's cluster-wide notification lock. `after-commit`: a
+         * ringer thread sends `pg_notify` in a transaction of its own on a pooled connection right after each
+         * committed batch, so the batch's transaction is exactly what it is without the doorbell: choose it where
+         * other applications on the database `NOTIFY` heavily, or where a `LISTEN`ing session of theirs may stall
+         * PostgreSQL's notification queue until it is full, which fails the commits that notify. The Performance
+         * page has the measurements behind the default.
+         */
+        @WithDefault("in-transaction")
+        DoorbellRing ring();
+
+        /**
+         * The longest wait between attempts to reconnect the doorbell's `LISTEN` connection (it starts at 100 ms and
+         * doubles), and between retries of a failing probe.
+         */
+        @WithDefault("10s")
+        Duration maxReconnectBackoff();
+
+        /**
+         * How often the idle `LISTEN` connection is checked with a round trip, so a connection that died silently
+         * (a network drop without a reset) is replaced.
+         */
+        @WithDefault("15s")
+        Duration listenerCheckInterval();
+
+        /**
+         * A JDBC URL for the doorbell's `LISTEN` connection only, when the datasource's URL does not reach the
+         * primary directly: behind PgBouncer in transaction mode, RDS Proxy and other poolers, `LISTEN` is accepted
+         * and every notification is dropped. Point it at the primary itself; with a multi-host URL and
+         * `targetServerType=primary` the listener reconnects to the new primary after a failover. Unset: the
+         * datasource's URL, properties and credentials (outside its pool).
+         */
+        Optional<String> jdbcUrl();
+
+        /** The user of the doorbell's own connection when `jdbc-url` is set; unset: the datasource's user. */
+        Optional<String> username();
+
+        /** The password of the doorbell's own connection when `jdbc-url` is set; unset: the datasource's password. */
+        Optional<String> password();
+    }
+
+    /**
+     * Recovery settings: how a subscriber that reconnects gets what it missed (see the Recoverable streams page).
+     */
+    History history();
+
+    interface History {
+        /**
+         * How long messages stay available for recovery, for every channel. Trimming never deletes a message
+         * younger than this: when it is longer than `message-retention`, trimming keeps messages this long instead.
+         * The memory adapter drops messages older than this from its history. Unset means `message-retention`.
+         */
+        @ConfigDocDefault("message-retention")
+        Optional<Duration> window();
+
+        /**
+         * The most messages one recovery replays. A subscriber that missed more gets the whole history refused
+         * (`reject_history`, or `CableException.HistoryUnavailable` with reason `TOO_LARGE`) and nothing partial.
+         */
+        @WithDefault("1000")
+        int maxReplay();
+
+        /**
+         * How many of each channel's newest messages the memory adapter keeps for recovery. The database adapter
+         * keeps every message for the window instead.
+         */
+        @WithDefault("100")
+        int memorySize();
+
+        /**
+         * How many history reads this node runs against the database at once: each holds one pooled connection
+         * while it reads, so this is the replays' share of the datasource's pool, and the writer, the poller, the
+         * trimmer and the doorbell always find theirs. Keep it at most the pool's `max-size` minus 4 (a larger
+         * value is lowered to that at startup, with a warning). Identical concurrent reads (same channel, same
+         * position, same starting line: a reconnect storm of one channel) are served by one read and need no
+         * further share.
+         */
+        @WithDefault("4")
+        int maxConcurrentReplays();
+
+        /**
+         * How many history reads may wait for a share of the pool. A recovery that finds this many waiting is
+         * refused at once with reason `busy` (`reject_history`; an SSE `cable-history-lost` event with data `busy`;
+         * `CableException.HistoryUnavailable` with reason `BUSY`), and its subscription stays live.
+         */
+        @WithDefault("1000")
+        int maxQueuedReplays();
+
+        /**
+         * How long a history read waits for a share of the pool before it is refused with reason `busy`.
+         */
+        @WithDefault("5s")
+        Duration queueTimeout();
+
+        /**
+         * How many history steps one Action Cable connection may have in flight (reading or waiting). More are
+         * refused with `reject_history` (reason `connection_limit`), so one connection cannot occupy the queue.
+         */
+        @WithDefault("32")
+        int maxReplaysPerConnection();
+
+        /**
+         * How many messages one history query reads: a replay of `max-replay` messages is read in pages of this size
+         * (keyset on the stream position), so no single query holds a large result.
+         */
+        @WithDefault("200")
+        int pageSize();
+    }
+
+    /**
+     * Server-Sent Events settings (`CableEventStream`).
+     */
+    Sse sse();
+
+    interface Sse {
+        /**
+         * The most bytes (the events' characters) an SSE stream may have waiting to be written to its client, live
+         * events and their ids included (a replay in progress counts as the pages not yet handed over are read from
+         * the shared replay, not copied). A stream that exceeds it is closed as too slow and its subscription ends.
+         * The stall timeout is `websocket.stall-timeout`: a stream with events waiting and none written for that long
+         * is closed too. 4 MiB by default, as `websocket.max-pending-bytes`.
+         */
+        @WithDefault("4M")
+        MemorySize maxPendingBytes();
+    }
+
+    /**
+     * WebSocket streaming settings.
+     */
+    WebSocket websocket();
+
+    interface WebSocket {
+        /**
+         * The most frames a WebSocket connection may have waiting to be written to the network. A connection that
+         * exceeds it is closed with code 1008 and the reason `cable: client too slow`. A count of frames does not
+         * bound memory (a frame may be large): `max-pending-bytes` does. Keep it well above `poll-batch-size`, since a
+         * healthy client can receive a burst.
+         */
+        @WithDefault("10000")
+        int maxPendingFrames();
+
+        /**
+         * The most bytes a WebSocket connection (Action Cable or `@StreamFrom` / `CableStreams`) may have waiting to be
+         * written to the network: every frame handed to the socket and not yet written, at its encoded size (a
+         * broadcast frame shared with other connections counts whole for each) plus 100 bytes of bookkeeping. A
+         * frame that would take a connection over it closes the connection with code 1008 and the reason
+         * `cable: client too slow`, counted as `cable.limits.refusals{reason="pending_bytes"}`; nothing is buffered
+         * beyond it. One frame alone always goes, so the bound is this or one frame (at most `max-payload-size` plus
+         * its envelope), whichever is larger. History replays are paced by it: a replay takes at most half of it
+         * at a time. Like AnyCable's `ws_max_pending_size` (1 MiB there): 4 MiB by default here, so that a healthy
+         * reader taking a burst (100 broadcasts of 16 KiB committed at once) is not mistaken for a slow one.
+         */
+        @WithDefault("4M")
+        MemorySize maxPendingBytes();
+
+        /**
+         * How long a WebSocket connection with frames waiting may go without a single frame written before it is
+         * closed as too slow (code 1008). A client that reads, even slowly, keeps completing writes; one that stopped
+         * reading does not.
+         */
+        @WithDefault("10s")
+        Duration stallTimeout();
+
+        /**
+         * Whether `@StreamFrom` streams write each broadcast as one shared UTF-8 buffer, encoded once for all the
+         * connections that receive it, instead of WebSockets Next's `sendText`, which converts and copies the text
+         * once per connection. The shared frames go to the socket under WebSockets Next, past its traffic logger and
+         * its sent-message metrics: turn this off to see stream frames there. Frames over 64 KiB always go through
+         * `sendText`. The Action Cable endpoint always shares its frames.
+         */
+        @WithDefault("true")
+        boolean sharedFrames();
+    }
+
+    /**
+     * Readiness thresholds (see the Observability page).
+     */
+    Health health();
+
+    /**
+     * Presence: the sets of who is in a channel, kept in the application's database (see the Identities page).
+     */
+    Presence presence();
+
+    interface Presence {
+        /**
+         * How long a presence id stays in a channel's set after its session disconnected without leaving (a closed
+         * tab, a lost network, a crashed node): a reconnect within it is invisible to the others, as in AnyCable
+         * (`presence_ttl`). The ids of a node that died go after at most this long too: each node renews one lease
+         * every half of it.
+         */
+        @WithDefault("15s")
+        Duration ttl();
+
+        /**
+         * The most records a presence reply (`@anycable/web`'s `presence.info()`, `CablePresence.snapshot`) lists;
+         * its `total` still counts every id. Bounds what one request makes the server read and send.
+         */
+        @WithDefault("1000")
+        int maxRecords();
+
+        /**
+         * The largest presence info (as JSON) a client may join with. A larger join is refused with a presence
+         * `error` frame; the subscription stays.
+         */
+        @WithDefault("1K")
+        MemorySize maxInfoSize();
+
+        /**
+         * Whether identities are tracked across the cluster for `CableIdentityEvent.Online` and `.Offline` (each
+         * fired once per cluster). Each identified Action Cable connection then joins a reserved presence set as its
+         * identity when it is welcomed: one database transaction per connection opened, and one update when it
+         * closes; nothing while it stays.
+         */
+        @WithDefault("false")
+        boolean identityEvents();
+    }
+
+    /**
+     * Action Cable endpoint settings.
+     */
+    ActionCable actionCable();
+
+    /**
+     * Turbo Streams settings.
+     */
+    Turbo turbo();
+
+    /**
+     * The HTTP publish endpoint, wire-compatible with AnyCable's HTTP broadcaster (the `anycable` gem's `http`
+     * broadcast adapter, `@anycable/serverless-js`): services that cannot reach the database POST broadcasts to it.
+     * Off by default (see the Publishing page).
+     */
+    HttpBroadcast httpBroadcast();
+
+    /**
+     * Which pages may open cable WebSockets: the `Origin` check on the Action Cable endpoint and on every WebSockets
+     * Next endpoint that streams cable channels (Rails' `allowed_request_origins`).
+     */
+    Origin origin();
+
+    /**
+     * Browsers apply no CORS to WebSocket handshakes and send the site's cookies with them, so any page a signed-in
+     * user visits could open a cable as that user (cross-site WebSocket hijacking). The handshake's `Origin` header
+     * says which page opens it; a refused handshake is answered `403` before identification runs, and counted and
+     * logged as `kind="origin"`.
+     */
+    interface Origin {
+        /**
+         * Whether the `Origin` of handshakes is checked. `false` lets every page connect (Rails'
+         * `disable_request_forgery_protection`): only for applications whose cable authenticates by something a
+         * foreign page cannot send, such as a token in the URL, never by cookies.
+         */
+        @WithDefault("true")
+        boolean check();
+
+        /**
+         * Whether a page served from the request's own scheme, host and port (its `Host` header) may connect (Rails'
+         * `allow_same_origin_as_host`).
+         */
+        @WithDefault("true")
+        boolean allowSameOrigin();
+
+        /**
+         * Further origins that may connect, as `scheme://host[:port]`, for example `https://app.example.com`;
+         * `https://*.example.com` allows every subdomain of `example.com`. Default ports may be left out.
+         */
+        java.util.Optional<java.util.List<String>> allowed();
+
+        /**
+         * Whether a handshake without an `Origin` header is accepted. Browsers always send one, so a handshake without
+         * it is not a page of another site but a server, a script or a test; set `false` to refuse those as well.
+         */
+        @WithDefault("true")
+        boolean allowMissing();
+    }
+
+    /**
+     * What one client may make the server hold or do, beyond the outbound bound (`websocket.max-pending-bytes`) and the
+     * command size (`action-cable.max-command-size`). Every refusal is counted as `cable.limits.refusals` by `reason`
+     * and logged at most once per second per reason; the Security page lists them with their answers.
+     */
+    Limits limits();
+
+    interface Limits {
+        /**
+         * The longest subscription identifier an Action Cable client may use, in UTF-8 bytes. Every frame of a
+         * subscription repeats its identifier, and the server keeps one frame encoder per identifier. A longer one is
+         * answered `reject_subscription` (reason `identifier_size`). Turbo's signed stream names of channels of up
+         * to `max-channel-length` characters fit the default.
+         */
+        @WithDefault("4K")
+        MemorySize maxIdentifierSize();
+
+        /**
+         * The most subscriptions one Action Cable connection may hold (Centrifugo's default channel limit per client).
+         * A subscribe beyond it is answered `reject_subscription` (reason `subscriptions`); the others go on.
+         */
+        @WithDefault("128")
+        int maxSubscriptions();
+
+        /**
+         * The most commands of one Action Cable connection waiting to be handled, also while the connection is being
+         * identified (commands sent before the welcome wait for it). Over it, the connection is told `disconnect`
+         * with reason `too_many_pending_commands` (reconnect allowed) and closed with code 1013 (try again later),
+         * reason `command_queue`.
+         */
+        @WithDefault("256")
+        int maxQueuedCommands();
+
+        /**
+         * The most bytes of one Action Cable connection's commands waiting to be handled (see `max-queued-commands`,
+         * same answer).
+         */
+        @WithDefault("1M")
+        MemorySize maxQueuedCommandBytes();
+
+        /**
+         * How many commands per second one Action Cable connection may send, on average (a token bucket refilled at
+         * this rate). Over it, the connection is told `disconnect` with reason `too_many_commands` (no reconnect) and
+         * closed with code 1008, reason `command_rate`.
+         */
+        @WithDefault("100")
+        int commandRate();
+
+        /**
+         * How many commands one Action Cable connection may send at once above `command-rate` (the bucket's size): a
+         * page that subscribes to many channels on load sends them together.
+         */
+        @WithDefault("200")
+        int commandBurst();
+
+        /**
+         * How many whispers per second one Action Cable connection may send, on average (a token bucket refilled at
+         * this rate). A whisper over it is dropped and counted (`cable.limits.refusals`, reason `whisper_rate`); the
+         * connection stays, as whispers are best effort (typing indicators, cursors). Every whisper is also a command
+         * (`command-rate`).
+         */
+        @WithDefault("20")
+        int whisperRate();
+
+        /** How many whispers one Action Cable connection may send at once above `whisper-rate` (the bucket's size). */
+        @WithDefault("40")
+        int whisperBurst();
+    }
+
+    interface ActionCable {
+        /**
+         * Whether the Action Cable endpoint is served at `mount-path`.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * The path of the Action Cable endpoint (`actioncable-v1-json`), where `@rails/actioncable`, `@anycable/web`
+         * and Turbo's `<turbo-cable-stream-source>` connect.
+         */
+        @WithDefault("/cable")
+        String mountPath();
+
+        /**
+         * Whether the endpoint also speaks AnyCable's extended protocol, `actioncable-v1-ext-json` (stream positions
+         * on broadcasts, history on subscribe), that `@anycable/web` uses to recover what it missed after a
+         * reconnect. Plain `actioncable-v1-json` clients are served the same either way.
+         */
+        @WithDefault("true")
+        boolean extendedProtocol();
+
+        /**
+         * The largest command frame a client may send. A larger frame closes the connection with code 1009.
+         */
+        @WithDefault("64K")
+        MemorySize maxCommandSize();
+
+        /**
+         * Whether clients may whisper (`ChannelSubscription.whisperTo`). Each node then reads the cable's whisper
+         * channel (one subscription per node, no database work until somebody whispers); an application that never
+         * whispers may turn it off, and whisper commands are then dropped.
+         */
+        @WithName("whispers.enabled")
+        @WithDefault("true")
+        boolean whispersEnabled();
+
+        /**
+         * How long opening a connection may take: identification (including the wait for the HTTP security identity
+         * when `quarkus.http.auth.proactive=false`) up to the welcome. A connection whose security identity is not
+         * known in time is told `unauthorized`; one that is neither welcomed nor refused in time (a hung
+         * `CableIdentification`) is closed with 1011 and the client reconnects. No client waits unbounded for its
+         * welcome.
+         */
+        @WithDefault("30s")
+        Duration identificationTimeout();
+    }
+
+    interface HttpBroadcast {
+        /**
+         * Whether the endpoint is served. Enabling it without a `secret` fails startup: an unauthenticated publish
+         * endpoint would let anyone write to every channel.
+         */
+        @WithDefault("false")
+        boolean enabled();
+
+        /**
+         * The path of the endpoint (AnyCable's default).
+         */
+        @WithDefault("/_broadcast")
+        String path();
+
+        /**
+         * The secret a publisher sends as `Authorization: Bearer <secret>` (AnyCable's `broadcast_key`). Required when
+         * the endpoint is enabled; keep it secret and the same on every node. A request without it is answered `401`,
+         * one with another secret `403`.
+         */
+        Optional<String> secret();
+
+        /**
+         * The largest request body accepted; a larger one is answered `413` without being read further.
+         */
+        @WithDefault("4M")
+        MemorySize maxBodySize();
+
+        /**
+         * The most broadcasts one batch request (a JSON array) may carry; a longer batch is answered `413` and nothing
+         * of it is broadcast.
+         */
+        @WithDefault("1000")
+        int maxBatchLength();
+    }
+
+    interface Turbo {
+        /**
+         * The key that signs Turbo stream names (HMAC-SHA256), at least 32 bytes in UTF-8 (a shorter one fails
+         * startup); for example `openssl rand -base64 48`. Required when the application uses `TurboStreams`;
+         * without it, `Turbo::StreamsChannel` subscriptions are rejected. Keep it secret and the same on every node: a
+         * signed stream name is a bearer capability to its stream, and whoever holds the key can sign any name.
+         */
+        Optional<String> signingKey();
+
+        /**
+         * Keys that signed stream names before `signing-key` replaced them, for rotation: names signed with one of
+         * them still verify, new names are signed with `signing-key` only. Remove a key from the list to revoke every
+         * name signed with it. Each is at least 32 bytes, like `signing-key`.
+         */
+        Optional<List<String>> previousSigningKeys();
+    }
+
+    interface Health {
+        /**
+         * Readiness is down when the poller has not completed a cycle for this long (it retries with backoff of up
+         * to 5 s while the database fails).
+         */
+        @WithDefault("10s")
+        Duration pollTimeout();
+
+        /**
+         * Readiness is down when the writer has been writing a batch for this long, measured from when its oldest
+         * broadcast was queued (a stuck or retrying writer).
+         */
+        @WithDefault("30s")
+        Duration writerTimeout();
+
+        /**
+         * Readiness is down when the last poll handed over a message written longer ago than this.
+         */
+        @WithDefault("30s")
+        Duration maxPollLag();
+
+        /**
+         * Readiness is down when this node's poller is more than this many message ids behind the newest one.
+         */
+        @WithDefault("100000")
+        long maxCursorLag();
+
+        /**
+         * Readiness is down when more than this many messages are older than `message-retention` (trimming is not
+         * keeping up, or autotrim is off and nothing else deletes them). Expired rows are counted up to this number
+         * plus one, so the count stays cheap.
+         */
+        @WithDefault("100000")
+        long maxTrimDebt();
+
+        /**
+         * Whether the readiness check shows its figures (channel and subscriber counts, queue depth, cursor, lags,
+         * trim debt, datasource name, the database's error) to whoever can call `/q/health/ready`. Off by default:
+         * the check then reports only up or down and, when down, a short reason per failing condition (such as
+         * `database unreachable`), since health endpoints are usually reachable without authentication. Turn it on
+         * where the endpoint is protected or only reachable by operators; the same figures are metrics.
+         */
+        @WithDefault("false")
+        boolean details();
+    }
+
+    interface Writer {
+        /**
+         * The most broadcasts written in one transaction. Batches reach it only under load (the writer takes what is
+         * queued); a larger batch spreads each commit over more broadcasts but holds the writers' lock longer (about
+         * 10-20 ms for 1000 rows, see the Performance page).
+         */
+        @WithDefault("1000")
+        int batchSize();
+
+        /**
+         * How long the writer waits for more broadcasts after the first of a batch, when fewer than `batch-size` are
+         * queued. `0` writes what is queued at once; a small delay trades latency for larger batches.
+         */
+        @WithDefault("0ms")
+        Duration batchDelay();
+
+        /**
+         * How many broadcasts may wait for the writer. A broadcast that finds the queue full fails at once with
+         * `CableException.QueueFull`.
+         */
+        @WithDefault("10000")
+        int queueCapacity();
+
+        /**
+         * How many of the queued broadcasts one channel may hold. A broadcast on a channel that already has this many
+         * waiting fails at once with `CableException.QueueFull`, so a flood on one channel leaves the rest of the
+         * queue to the others: it takes at least `queue-capacity / max-queued-per-channel` flooding channels to fill
+         * the queue. Counted per node; `queue-capacity` (or more) turns the share off.
+         */
+        @ConfigDocDefault("a quarter of queue-capacity")
+        Optional<Integer> maxQueuedPerChannel();
+
+        /**
+         * How many broadcasts one application transaction may make through the cable (they are held until it
+         * commits). Further broadcasts in that transaction fail with `CableException.QueueFull`. Unset means
+         * `queue-capacity`, the value it had before it was a setting of its own.
+         */
+        @ConfigDocDefault("queue-capacity")
+        Optional<Integer> maxTransactionBroadcasts();
+
+        /**
+         * How long the writer retries a batch the database refused (with backoff) before failing its broadcasts
+         * with `CableException.StorageFailed` (or `CableException.CommitUnknown` when the connection broke during
+         * the commit and no later attempt could read whether it happened).
+         */
+        @WithDefault("10s")
+        Duration retryTimeout();
+
+        /**
+         * How many times one batch is re-run after losing a conflict with another transaction (SQLState 40001 or
+         * 40P01, MariaDB error 1213): on a Galera cluster with writers on several nodes, the shard row's lock is
+         * local to each node and a conflict is only found at commit, so it is routine (the topology lab saw 78-100
+         * per 120 commits with writers on 3 nodes). Each re-run starts the transaction over (new ids and offsets) after a
+         * short random pause; they are counted in `cable.writer.conflicts` and do not log a warning each. Still
+         * bounded by `retry-timeout`; past either bound the broadcasts fail with `CableException.StorageFailed`.
+         */
+        @WithDefault("50")
+        int maxConflictRetries();
+
+        /**
+         * The longest a batch's COMMIT may take before the writer stops waiting: then the commit is cancelled, the
+         * broadcasts of the batch fail with `CableException.CommitUnknown` (they may be stored, and delivered) and
+         * the writer goes on. It bounds a commit that waits for a synchronous standby that is away (PostgreSQL's
+         * `synchronous_standby_names`: `statement_timeout` does not bound that wait), and how long such a commit
+         * holds the lock other nodes' writers queue on.
+         */
+        @WithDefault("30s")
+        Duration commitTimeout();
+    }
+
+    interface Schema {
+        /**
+         * What the cable does with its tables at startup. `update` creates missing tables and adds the columns and
+         * indexes a newer version of the cable needs (never dropping or changing anything; needs DDL privileges).
+         * `validate` checks that they all exist and otherwise fails startup, printing the statements to run. `none`
+         * touches nothing: Flyway or Liquibase own the schema (the SQL is in the documentation).
+         */
+        @ConfigDocDefault("update in dev and test mode, validate in production")
+        Optional<SchemaStrategy> strategy();
+    }
+}

@@ -1,0 +1,358 @@
+package io.quarkiverse.cable.runtime.core;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.quarkiverse.cable.CableException;
+
+/**
+ * Counters of one cable, updated on the data path without locks. Health checks and metrics read them; only the data
+ * path's components record into them, through the methods below.
+ */
+public final class CableStats {
+
+    public enum Failure {
+        QUEUE_FULL,
+        STOPPED,
+        STORAGE,
+        COMMIT_UNKNOWN,
+        INVALID,
+        POLL,
+        WRITE_RETRY,
+        TRIM,
+        SLOW_CONSUMER,
+        LISTENER,
+        ORIGIN,
+        /** The doorbell or the newest-id probe failed (polling covers it). */
+        WAKEUP,
+        /** A frame could not be written to a WebSocket that was still open: that client misses it. */
+        SEND,
+        /** A client refused by a bound of what it may make the server hold or do ({@link Refusal}). */
+        LIMIT
+    }
+
+    /**
+     * Why a client was refused by a bound of what it may make the server hold or do (the Security page lists each
+     * with its setting and answer); counted as {@code cable.limits.refusals} by reason.
+     */
+    public enum Refusal {
+        /** A frame would take a connection's pending outbound bytes over websocket.max-pending-bytes. */
+        PENDING_BYTES,
+        /** A connection's pending outbound frames over websocket.max-pending-frames. */
+        PENDING_FRAMES,
+        /** A connection's writes made no progress for websocket.stall-timeout while frames waited. */
+        STALLED,
+        /** A subscription identifier over limits.max-identifier-size. */
+        IDENTIFIER_SIZE,
+        /** A subscribe beyond limits.max-subscriptions. */
+        SUBSCRIPTIONS,
+        /** A command frame over action-cable.max-command-size. */
+        COMMAND_SIZE,
+        /** Commands waiting to be handled over limits.max-queued-commands or limits.max-queued-command-bytes. */
+        COMMAND_QUEUE,
+        /** Commands faster than limits.command-rate (with limits.command-burst). */
+        COMMAND_RATE,
+        /** Whispers faster than limits.whisper-rate (with limits.whisper-burst): dropped, the connection stays. */
+        WHISPER_RATE;
+
+        /** The metric tag and log key. */
+        public String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * Receives timings from the data path. The Micrometer binding installs one when Micrometer is present; the
+     * default does nothing, so the data path never touches a metrics library.
+     */
+    public interface Observer {
+        Observer NONE = new Observer() {
+        };
+
+        /** One poll that ran a query: how long it took (borrowing the connection included) and how many rows. */
+        default void polled(long durationNanos, int rows) {
+        }
+
+        /** One polled row: milliseconds from its write (created_at) to its hand-off to local subscribers. */
+        default void pollLag(long lagMillis) {
+        }
+
+        /** One committed writer batch of {@code size} broadcasts. */
+        default void batchCommitted(int size) {
+        }
+    }
+
+    private final LongAdder broadcasts = new LongAdder();
+    private final LongAdder committed = new LongAdder();
+    private final LongAdder batches = new LongAdder();
+    private final LongAdder transactionalBroadcasts = new LongAdder();
+    private final LongAdder afterCommitBroadcasts = new LongAdder();
+    private final LongAdder polls = new LongAdder();
+    private final LongAdder pollsWithRows = new LongAdder();
+    private final LongAdder conflictRetries = new LongAdder();
+    private final LongAdder deliveries = new LongAdder();
+    private final LongAdder rowsTrimmed = new LongAdder();
+    private final Map<Failure, LongAdder> failures = new EnumMap<>(Failure.class);
+    private final LongAdder replaysServed = new LongAdder();
+    private final LongAdder messagesReplayed = new LongAdder();
+    private final LongAdder replayFailures = new LongAdder();
+    private final LongAdder historyReads = new LongAdder();
+    private final LongAdder replaysCoalesced = new LongAdder();
+    private final LongAdder sseSlowConsumers = new LongAdder();
+    private final LongAdder disconnectCommands = new LongAdder();
+    private final LongAdder remotelyDisconnected = new LongAdder();
+    private final LongAdder identityChanges = new LongAdder();
+    private final LongAdder lostInFailover = new LongAdder();
+    private final Map<CableException.HistoryUnavailable.Reason, LongAdder> replaysRejected = new EnumMap<>(
+            CableException.HistoryUnavailable.Reason.class);
+    private volatile Observer observer = Observer.NONE;
+    private volatile long lastPollLagMillis;
+    private volatile long lastPollDurationNanos;
+
+    public CableStats() {
+        for (Failure failure : Failure.values()) {
+            failures.put(failure, new LongAdder());
+        }
+        for (CableException.HistoryUnavailable.Reason reason : CableException.HistoryUnavailable.Reason.values()) {
+            replaysRejected.put(reason, new LongAdder());
+        }
+    }
+
+    private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
+
+    {
+        for (Refusal refusal : Refusal.values()) {
+            refusals.put(refusal, new LongAdder());
+        }
+    }
+
+    /** A client refused by one of the bounds of what it may make the server hold or do. */
+    public void refused(Refusal reason) {
+        refusals.get(reason).increment();
+    }
+
+    public long refusals(Refusal reason) {
+        return refusals.get(reason).sum();
+    }
+
+    /** A recovery whose whole history ({@code messages} of them, maybe none) was replayed. */
+    public void replayServed(int messages) {
+        replaysServed.increment();
+        messagesReplayed.add(messages);
+    }
+
+    /** A recovery refused because its history was not all there. */
+    public void replayRejected(CableException.HistoryUnavailable.Reason reason) {
+        replaysRejected.get(reason).increment();
+    }
+
+    /** A recovery whose history could not be read (database failure). */
+    public void replayFailed() {
+        replayFailures.increment();
+    }
+
+    public long replaysServed() {
+        return replaysServed.sum();
+    }
+
+    public long messagesReplayed() {
+        return messagesReplayed.sum();
+    }
+
+    /** A history step that read the database (after its admission). */
+    public void historyRead() {
+        historyReads.increment();
+    }
+
+    /** A history step served by an identical read already in flight, without a query of its own. */
+    public void replayCoalesced() {
+        replaysCoalesced.increment();
+    }
+
+    /** An SSE stream closed as too slow (pending bytes over the bound, or stalled). */
+    public void sseSlowConsumer() {
+        sseSlowConsumers.increment();
+    }
+
+    public long historyReads() {
+        return historyReads.sum();
+    }
+
+    /** A remote disconnect command applied on this node, closing {@code sessions} of its sessions. */
+    public void disconnectCommandApplied(int sessions) {
+        disconnectCommands.increment();
+        remotelyDisconnected.add(sessions);
+    }
+
+    public long disconnectCommands() {
+        return disconnectCommands.sum();
+    }
+
+    public long remotelyDisconnected() {
+        return remotelyDisconnected.sum();
+    }
+
+    public long replaysCoalesced() {
+        return replaysCoalesced.sum();
+    }
+
+    /** The poller saw a writer record a new database identity (every channel got a new epoch). */
+    public void databaseIdentityChanged() {
+        identityChanges.increment();
+    }
+
+    /** The poller found {@code lost} messages it had read missing from the database (ids went backwards). */
+    public void lostInFailover(long lost) {
+        lostInFailover.add(lost);
+    }
+
+    public long databaseIdentityChanges() {
+        return identityChanges.sum();
+    }
+
+    public long messagesLostInFailover() {
+        return lostInFailover.sum();
+    }
+
+    public long sseSlowConsumers() {
+        return sseSlowConsumers.sum();
+    }
+
+    public long replayFailures() {
+        return replayFailures.sum();
+    }
+
+    public long replaysRejected(CableException.HistoryUnavailable.Reason reason) {
+        return replaysRejected.get(reason).sum();
+    }
+
+    /** Where timings go from now on; set at startup by the metrics binding. */
+    public void observe(Observer observer) {
+        this.observer = observer;
+    }
+
+    public void broadcastAccepted() {
+        broadcasts.increment();
+    }
+
+    /** One writer transaction of {@code size} broadcasts committed. */
+    public void batchCommitted(int size) {
+        batches.increment();
+        committed.add(size);
+        observer.batchCommitted(size);
+    }
+
+    /** {@code size} broadcasts committed with an application's transaction, on its connection. */
+    public void committedInTransaction(int size) {
+        transactionalBroadcasts.add(size);
+        committed.add(size);
+    }
+
+    /**
+     * {@code size} broadcasts of a transaction that did not use the cable's datasource, handed to the transport after
+     * its commit (not atomic with it).
+     */
+    public void sentAfterCommit(int size) {
+        afterCommitBroadcasts.add(size);
+    }
+
+    /** A broadcast ordered without a database (memory adapter). */
+    public void committedInMemory() {
+        committed.increment();
+    }
+
+    /** One poll that ran a query, how long it took and how many rows it read. */
+    public void polled(long durationNanos, int rows) {
+        polls.increment();
+        if (rows > 0) {
+            pollsWithRows.increment();
+        }
+        lastPollDurationNanos = durationNanos;
+        observer.polled(durationNanos, rows);
+    }
+
+    /** One polled row's write-to-hand-off lag. */
+    public void pollLag(long lagMillis) {
+        observer.pollLag(lagMillis);
+    }
+
+    /** The largest lag of the rows of the poll that just ended; 0 after an empty poll. */
+    public void lastPollLag(long maxLagMillis) {
+        lastPollLagMillis = maxLagMillis;
+    }
+
+    public void delivered(int subscribers) {
+        deliveries.add(subscribers);
+    }
+
+    public void trimmed(int rows) {
+        rowsTrimmed.add(rows);
+    }
+
+    public void failed(Failure failure) {
+        failures.get(failure).increment();
+    }
+
+    public long broadcasts() {
+        return broadcasts.sum();
+    }
+
+    public long committed() {
+        return committed.sum();
+    }
+
+    public long batches() {
+        return batches.sum();
+    }
+
+    /** Broadcasts committed with an application's transaction. */
+    public long transactionalBroadcasts() {
+        return transactionalBroadcasts.sum();
+    }
+
+    /** Broadcasts of transactions that did not use the cable's datasource, sent after their commit. */
+    public long afterCommitBroadcasts() {
+        return afterCommitBroadcasts.sum();
+    }
+
+    /** Polls that read at least one row; the doorbell's silence check compares them with the rings it heard. */
+    public long pollsWithRows() {
+        return pollsWithRows.sum();
+    }
+
+    /** A writer batch lost a conflict with another transaction (40001, 1213) and is re-run. */
+    public void conflictRetried() {
+        conflictRetries.increment();
+    }
+
+    public long conflictRetries() {
+        return conflictRetries.sum();
+    }
+
+    public long polls() {
+        return polls.sum();
+    }
+
+    public long deliveries() {
+        return deliveries.sum();
+    }
+
+    public long rowsTrimmed() {
+        return rowsTrimmed.sum();
+    }
+
+    public long failures(Failure failure) {
+        return failures.get(failure).sum();
+    }
+
+    /** The largest write-to-hand-off lag of the rows of the last poll, in milliseconds; 0 after an empty poll. */
+    public long lastPollLagMillis() {
+        return lastPollLagMillis;
+    }
+
+    /** How long the last poll that ran a query took, in nanoseconds. */
+    public long lastPollDurationNanos() {
+        return lastPollDurationNanos;
+    }
+}

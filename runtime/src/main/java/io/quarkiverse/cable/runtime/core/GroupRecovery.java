@@ -1,0 +1,135 @@
+package io.quarkiverse.cable.runtime.core;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CableMessage;
+
+/**
+ * Recovers the streams of one protocol subscription together, with one answer for all of them: either every stream's
+ * history is there, and the replays go out (in id order) followed by the confirmation, or one is not, and only the
+ * refusal goes out. Live messages of every stream are held until then, so the wire order is always
+ * confirmation of the subscription, replay, history answer, live.
+ * <p>
+ * Each stream is live as soon as it starts (its {@link LocalSubscription} confirms at once); the group finishes once
+ * every stream's history step reported and the protocol said the subscription was confirmed ({@link #ready()}).
+ */
+public final class GroupRecovery {
+
+    /** Where the group's answer goes; called once, under the group's lock, before any held live message. */
+    public interface Answer {
+        /** The whole history of every stream (in id order), then the confirmation. */
+        void replayed(List<CableMessage> replay);
+
+        /** At least one stream's history is not all there (or could not be read): nothing is replayed. */
+        void refused(String reason);
+    }
+
+    private final Answer answer;
+    private final List<Member> members = new ArrayList<>();
+    private boolean ready;
+    private boolean finished;
+
+    public GroupRecovery(Answer answer) {
+        this.answer = answer;
+    }
+
+    /** The outcome factory of one more stream of the group; call before {@link #ready()}. */
+    public synchronized RecoveryOutcomes.Factory member() {
+        Member member = new Member();
+        members.add(member);
+        return member;
+    }
+
+    /** The protocol confirmed the subscription: no stream will join; the answer goes out once all have reported. */
+    public synchronized void ready() {
+        ready = true;
+        finishIfComplete();
+    }
+
+    private synchronized void report() {
+        finishIfComplete();
+    }
+
+    private void finishIfComplete() {
+        if (finished || !ready) {
+            return;
+        }
+        for (Member member : members) {
+            if (!member.reported) {
+                return;
+            }
+        }
+        finished = true;
+        String refusal = null;
+        List<CableMessage> replay = new ArrayList<>();
+        for (Member member : members) {
+            if (member.refusal != null) {
+                refusal = refusal == null ? member.refusal : refusal;
+            } else {
+                replay.addAll(member.replay);
+            }
+        }
+        if (refusal != null) {
+            answer.refused(refusal);
+        } else {
+            replay.sort(Comparator.comparingLong(CableMessage::id));
+            answer.replayed(replay);
+        }
+        for (Member member : members) {
+            if (member.held != null && !member.held.release(List.of(), () -> {
+            })) {
+                member.subscription.end(new CableException.SlowConsumer(member.subscription.channel(),
+                        member.held.limit()));
+            }
+        }
+    }
+
+    private final class Member implements RecoveryOutcomes.Factory, Recovery.Outcome {
+        LocalSubscription subscription;
+        HeldDelivery held;
+        boolean reported;
+        List<CableMessage> replay = List.of();
+        String refusal;
+
+        @Override
+        public Recovery.Outcome create(LocalSubscription started, HeldDelivery heldDelivery) {
+            synchronized (GroupRecovery.this) {
+                subscription = started;
+                held = heldDelivery;
+            }
+            // Live at once: the protocol confirms the subscription without waiting for the history.
+            started.confirm();
+            return this;
+        }
+
+        @Override
+        public void replayed(Replay result) {
+            synchronized (GroupRecovery.this) {
+                replay = result.messages();
+                reported = true;
+            }
+            report();
+        }
+
+        @Override
+        public void unavailable(CableException.HistoryUnavailable reason) {
+            synchronized (GroupRecovery.this) {
+                refusal = reason.reason().name().toLowerCase(java.util.Locale.ROOT);
+                reported = true;
+            }
+            report();
+        }
+
+        @Override
+        public void failed(Exception failure) {
+            synchronized (GroupRecovery.this) {
+                refusal = "error";
+                reported = true;
+            }
+            report();
+        }
+    }
+}

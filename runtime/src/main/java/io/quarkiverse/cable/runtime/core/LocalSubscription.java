@@ -1,0 +1,126 @@
+package io.quarkiverse.cable.runtime.core;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.Subscription;
+
+/**
+ * One in-JVM subscriber. Its starting line is set once, when the subscription is recorded; messages at or below it
+ * are never delivered, so a new subscriber never sees history.
+ */
+public final class LocalSubscription implements Subscription {
+
+    private static final long NOT_STARTED = Long.MAX_VALUE;
+
+    private final String channel;
+    private final long channelHash;
+    private final Delivery delivery;
+    private final Consumer<LocalSubscription> onClose;
+    private final CompletableFuture<Void> confirmed = new CompletableFuture<>();
+    private final CompletableFuture<Void> closed = new CompletableFuture<>();
+    private final AtomicBoolean open = new AtomicBoolean(true);
+    private volatile long startingLine = NOT_STARTED;
+    private volatile Consumer<LocalSubscription> onStart;
+
+    public LocalSubscription(String channel, long channelHash, Delivery delivery, Consumer<LocalSubscription> onClose) {
+        this.channel = channel;
+        this.channelHash = channelHash;
+        this.onClose = onClose;
+        this.delivery = delivery;
+    }
+
+    @Override
+    public String channel() {
+        return channel;
+    }
+
+    public long channelHash() {
+        return channelHash;
+    }
+
+    /** The newest committed id when the subscription started: the end of a recovering subscription's replay. */
+    public long startingLine() {
+        return startingLine;
+    }
+
+    public boolean isOpen() {
+        return open.get();
+    }
+
+    /**
+     * Records the starting line and confirms, or hands over to the start hook when one is set (a recovering
+     * subscription confirms after its history step). Called by whoever orders messages (poller or memory adapter),
+     * which must not be blocked by the hook.
+     */
+    public void start(long newestId) {
+        startingLine = newestId;
+        Consumer<LocalSubscription> hook = onStart;
+        if (hook == null) {
+            confirmed.complete(null);
+        } else {
+            hook.accept(this);
+        }
+    }
+
+    /** Sets what runs instead of confirming once the starting line is recorded; before the subscription starts. */
+    public void onStart(Consumer<LocalSubscription> hook) {
+        this.onStart = hook;
+    }
+
+    /** Completes {@link #confirmed()}; for start hooks. */
+    public void confirm() {
+        confirmed.complete(null);
+    }
+
+    /**
+     * Hands a message to the listener's mailbox. Returns false when the mailbox overflowed and the subscription was
+     * closed as a slow consumer.
+     */
+    public boolean offer(CableMessage message) {
+        if (message.id() <= startingLine || !open.get()) {
+            return true;
+        }
+        if (delivery.offer(message)) {
+            return true;
+        }
+        end(new CableException.SlowConsumer(channel, delivery.limit()));
+        return false;
+    }
+
+    @Override
+    public CompletionStage<Void> confirmed() {
+        return confirmed;
+    }
+
+    @Override
+    public CompletionStage<Void> closed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        end(null);
+    }
+
+    /** Ends the subscription: normally when {@code cause} is null, otherwise with that cause. */
+    public void end(Throwable cause) {
+        if (!open.compareAndSet(true, false)) {
+            return;
+        }
+        onClose.accept(this);
+        delivery.discard();
+        // closed first: whoever sees confirmed() fail then also sees the subscription closed.
+        if (cause == null) {
+            closed.complete(null);
+            confirmed.cancel(false);
+        } else {
+            closed.completeExceptionally(cause);
+            confirmed.completeExceptionally(cause);
+        }
+    }
+}

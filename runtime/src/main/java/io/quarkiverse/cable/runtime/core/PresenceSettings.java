@@ -1,0 +1,27 @@
+package io.quarkiverse.cable.runtime.core;
+
+import java.time.Duration;
+
+/** {@code quarkus.cable.presence.*}, read once. */
+public record PresenceSettings(Duration ttl, int maxRecords, int maxInfoSize, boolean identityEvents) {
+
+    public static PresenceSettings from(CableRuntimeConfig config) {
+        return new PresenceSettings(config.presence().ttl(), config.presence().maxRecords(),
+                (int) Math.min(Integer.MAX_VALUE, config.presence().maxInfoSize().asLongValue()),
+                config.presence().identityEvents());
+    }
+
+    public static PresenceSettings defaults() {
+        return new PresenceSettings(Duration.ofSeconds(15), 1000, 1024, false);
+    }
+
+    /** How often a node renews its lease: twice per TTL, so one late renewal never loses it. */
+    public long leaseRenewalNanos() {
+        return ttl.toNanos() / 2;
+    }
+
+    /** How often expired sessions are looked for: every second, or four times per TTL when that is shorter. */
+    public long reapIntervalNanos() {
+        return Math.min(Duration.ofSeconds(1).toNanos(), ttl.toNanos() / 4);
+    }
+}

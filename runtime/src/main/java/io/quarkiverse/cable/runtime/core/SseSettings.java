@@ -1,0 +1,15 @@
+package io.quarkiverse.cable.runtime.core;
+
+/**
+ * The bounds of one SSE stream, read once.
+ *
+ * @param maxPendingBytes the most bytes (event characters) a stream may have waiting for its client
+ * @param stallTimeoutNanos how long a stream with events waiting may go without writing one
+ */
+public record SseSettings(long maxPendingBytes, long stallTimeoutNanos) {
+
+    public static SseSettings from(CableRuntimeConfig config) {
+        return new SseSettings(config.sse().maxPendingBytes().asLongValue(),
+                config.websocket().stallTimeout().toNanos());
+    }
+}

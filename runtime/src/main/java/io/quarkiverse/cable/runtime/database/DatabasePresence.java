@@ -1,0 +1,397 @@
+package io.quarkiverse.cable.runtime.database;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.function.IntConsumer;
+
+import javax.sql.DataSource;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.PresenceRecord;
+import io.quarkiverse.cable.PresenceSnapshot;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.ChannelHash;
+import io.quarkiverse.cable.runtime.core.FailureLog;
+import io.quarkiverse.cable.runtime.core.IdentityChannels;
+import io.quarkiverse.cable.runtime.core.OutgoingMessage;
+import io.quarkiverse.cable.runtime.core.PresenceEnvelope;
+import io.quarkiverse.cable.runtime.core.PresenceSettings;
+import io.quarkiverse.cable.runtime.core.PresenceStore;
+import io.quarkiverse.cable.runtime.core.Worker;
+
+/**
+ * The presence sets of the database adapter, shared by every node on the database.
+ * <p>
+ * A join or leave is one transaction: it locks the id's row in {@code cable_presence}, changes the id's sessions in
+ * {@code cable_presence_sessions}, and, when the id was new or lost its last session, writes the join or leave to
+ * {@code cable:presence} through the store (under the shard lock, like any broadcast), so every node reads each
+ * change once and in the order of the id's changes. A connected session costs no write after its join: its node
+ * renews one lease ({@code cable_presence_nodes}) every TTL/2. When a session disconnects its rows get the end of the
+ * TTL; when a node's lease runs out (it died) a surviving node gives its rows the end of the lease. Any node's reaper
+ * then removes expired rows and writes the leaves. A node that finds its own lease gone (it was paused longer than
+ * the TTL and others reaped it) joins its sessions again.
+ * <p>
+ * The work runs on virtual threads of its own, at most {@link #MAX_CONCURRENT} transactions at once: never inside
+ * the caller's JTA transaction, and never taking more of the pool than the writer and the poller can spare.
+ */
+public final class DatabasePresence implements PresenceStore {
+
+    private static final Logger LOG = Logger.getLogger(DatabasePresence.class);
+    private static final int MAX_CONCURRENT = 4;
+    private static final int MAX_ATTEMPTS = 5;
+    private static final int REAP_BATCH = 200;
+    private static final long PRESENCE_HASH = ChannelHash.of(IdentityChannels.PRESENCE);
+
+    private final DataSource dataSource;
+    private final MessageStore store;
+    private final PresenceTable table;
+    private final PresenceSettings settings;
+    private final IntConsumer afterCommit;
+    private final FailureLog failures;
+    /** Identifies this node's sessions and lease; new at every start. */
+    private final String nodeId = UUID.randomUUID().toString();
+    /** This node's connected memberships, per session: (channel, id) -> info (or "" for none). */
+    private final Map<String, Map<Membership, String>> bySession = new ConcurrentHashMap<>();
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final Semaphore permits = new Semaphore(MAX_CONCURRENT);
+    private final Worker worker = new Worker("presence", this::run);
+    private final Object leaseLock = new Object();
+    private volatile Changes changes;
+    private volatile boolean leased;
+    private volatile boolean stopped;
+    private long renewAtNanos;
+
+    record Membership(String channel, String presenceId) {
+    }
+
+    @FunctionalInterface
+    private interface Work<T> {
+        T run(Connection connection, Instant now) throws SQLException;
+    }
+
+    /** A transaction's result, and the change it wrote an event for (null: none). */
+    private record Outcome<T>(T value, Change change) {
+    }
+
+    private record Change(String channel, String presenceId, boolean joined) {
+    }
+
+    /** {@code afterCommit} gets the number of event rows each committed transaction wrote (wakes the poller). */
+    public DatabasePresence(DataSource dataSource, MessageStore store, SqlDialect sql, PresenceSettings settings,
+            CableStats stats, IntConsumer afterCommit) {
+        this.dataSource = dataSource;
+        this.store = store;
+        this.table = new PresenceTable(sql);
+        this.settings = settings;
+        this.afterCommit = afterCommit;
+        this.failures = new FailureLog(LOG, stats);
+    }
+
+    @Override
+    public void changes(Changes changes) {
+        this.changes = changes;
+    }
+
+    @Override
+    public boolean join(String channel, String presenceId, String sessionId, String infoJson) {
+        ensureLease();
+        long hash = ChannelHash.of(channel);
+        boolean added = transaction((c, now) -> joinIn(c, channel, hash, presenceId, sessionId, infoJson, now));
+        bySession.computeIfAbsent(sessionId, ignored -> new ConcurrentHashMap<>())
+                .put(new Membership(channel, presenceId), infoJson == null ? "" : infoJson);
+        return added;
+    }
+
+    @Override
+    public boolean leave(String channel, String presenceId, String sessionId) {
+        forget(sessionId, new Membership(channel, presenceId));
+        long hash = ChannelHash.of(channel);
+        return transaction((c, now) -> leaveIn(c, hash, presenceId, sessionId));
+    }
+
+    @Override
+    public void disconnected(String sessionId) {
+        Map<Membership, String> memberships = bySession.remove(sessionId);
+        if (memberships == null || memberships.isEmpty() || stopped) {
+            return; // most connections never join: they cost no presence write
+        }
+        Instant end = Instant.now().plus(settings.ttl());
+        transaction((c, now) -> new Outcome<>(table.expireSession(c, sessionId, end), null));
+        worker.wake();
+    }
+
+    @Override
+    public PresenceSnapshot snapshot(String channel, int maxRecords) {
+        long hash = ChannelHash.of(channel);
+        return read(c -> {
+            List<PresenceRecord> records = table.records(c, hash, maxRecords);
+            int total = records.size() < maxRecords ? records.size() : table.count(c, hash);
+            return new PresenceSnapshot(total, records);
+        });
+    }
+
+    @Override
+    public int count(String channel) {
+        long hash = ChannelHash.of(channel);
+        return read(c -> table.count(c, hash));
+    }
+
+    @Override
+    public void start(String suffix) {
+        worker.start(suffix);
+    }
+
+    @Override
+    public void stop() {
+        stopped = true;
+        worker.stop(10_000);
+        if (leased) {
+            // The clients of this node reconnect elsewhere and join again within the TTL: nobody sees them leave.
+            Instant end = Instant.now().plus(settings.ttl());
+            try {
+                transaction((c, now) -> {
+                    table.expireNode(c, nodeId, PresenceTable.utc(end));
+                    table.deleteLease(c, nodeId);
+                    return new Outcome<>(null, null);
+                });
+            } catch (CableException e) {
+                LOG.debugf("Presence: this node's sessions could not be handed to the TTL at stop: %s", e.getMessage());
+            }
+        }
+        // Not close(): it would wait for a transaction that hangs (a commit waiting for a missing synchronous
+        // standby has no deadline here), and a stopping node must not.
+        threads.shutdownNow();
+    }
+
+    @Override
+    public List<Worker> workers() {
+        return List.of(worker);
+    }
+
+    private Outcome<Boolean> joinIn(Connection c, String channel, long hash, String presenceId, String sessionId,
+            String infoJson, Instant now) throws SQLException {
+        table.upsert(c, hash, channel, presenceId, infoJson, now); // locks the id's row first
+        PresenceTable.Sessions sessions = table.sessions(c, hash, presenceId, sessionId);
+        if (sessions.mine()) {
+            table.reviveSession(c, hash, presenceId, sessionId, nodeId);
+            return new Outcome<>(false, null);
+        }
+        table.addSession(c, hash, presenceId, sessionId, nodeId);
+        if (sessions.total() > 0) {
+            return new Outcome<>(false, null); // another session (or one within its TTL) holds the id: no event
+        }
+        writeEvent(c, PresenceEnvelope.join(channel, presenceId, infoJson), now);
+        return new Outcome<>(true, new Change(channel, presenceId, true));
+    }
+
+    private Outcome<Boolean> leaveIn(Connection c, long hash, String presenceId, String sessionId) throws SQLException {
+        String channel = table.lock(c, hash, presenceId);
+        if (channel == null || table.removeSession(c, hash, presenceId, sessionId) == 0) {
+            return new Outcome<>(false, null);
+        }
+        return removeIfLast(c, hash, channel, presenceId, Instant.now());
+    }
+
+    private Outcome<Boolean> reapIn(Connection c, PresenceTable.Key key, Instant now) throws SQLException {
+        String channel = table.lock(c, key.channelHash(), key.presenceId());
+        if (table.removeExpiredSessions(c, key.channelHash(), key.presenceId(), now) == 0 || channel == null) {
+            return new Outcome<>(false, null); // another node reaped it first
+        }
+        return removeIfLast(c, key.channelHash(), channel, key.presenceId(), now);
+    }
+
+    private Outcome<Boolean> removeIfLast(Connection c, long hash, String channel, String presenceId, Instant now)
+            throws SQLException {
+        if (table.sessionCount(c, hash, presenceId) > 0) {
+            return new Outcome<>(false, null);
+        }
+        table.remove(c, hash, presenceId);
+        writeEvent(c, PresenceEnvelope.leave(channel, presenceId), now);
+        return new Outcome<>(true, new Change(channel, presenceId, false));
+    }
+
+    private void writeEvent(Connection c, byte[] envelope, Instant now) throws SQLException {
+        store.writeInTransaction(c, List.of(new OutgoingMessage(IdentityChannels.PRESENCE, PRESENCE_HASH, envelope,
+                false, System.nanoTime(), new CompletableFuture<>())), now);
+    }
+
+    private void forget(String sessionId, Membership membership) {
+        bySession.computeIfPresent(sessionId, (ignored, memberships) -> {
+            memberships.remove(membership);
+            return memberships.isEmpty() ? null : memberships;
+        });
+    }
+
+    /** The node's lease exists before its first session row does, so no survivor takes that row for a dead node's. */
+    private void ensureLease() {
+        if (leased) {
+            return;
+        }
+        synchronized (leaseLock) {
+            if (!leased) {
+                renewLease();
+            }
+        }
+    }
+
+    /** Renews the lease; a lease found gone while this node held one means others reaped this node's sessions. */
+    private void renewLease() {
+        Instant until = Instant.now().plus(settings.ttl());
+        boolean existed = transaction((c, now) -> new Outcome<>(table.renewLease(c, nodeId, until), null));
+        boolean lost = leased && !existed;
+        leased = true;
+        renewAtNanos = System.nanoTime() + settings.leaseRenewalNanos();
+        if (lost) {
+            LOG.warnf("Presence: this node's lease ran out (was it paused for longer than quarkus.cable.presence.ttl,"
+                    + " %s?) and other nodes ended its sessions; joining them again", settings.ttl());
+            bySession.forEach((sessionId, memberships) -> memberships.forEach((membership, info) -> transaction(
+                    (c, now) -> joinIn(c, membership.channel(), ChannelHash.of(membership.channel()),
+                            membership.presenceId(), sessionId, info.isEmpty() ? null : info, now))));
+        }
+    }
+
+    private void run() {
+        while (worker.running()) {
+            worker.idle(settings.reapIntervalNanos());
+            if (!worker.running()) {
+                return;
+            }
+            try {
+                if (leased && System.nanoTime() - renewAtNanos >= 0) {
+                    synchronized (leaseLock) {
+                        renewLease();
+                    }
+                }
+                reapLapsedLeases();
+                reapExpired();
+            } catch (RuntimeException e) {
+                failures.record(CableStats.Failure.STORAGE, "presence", "Presence upkeep failed (retried): " + e, null);
+            }
+        }
+    }
+
+    /** Hands the sessions of nodes whose lease ran out (they died) to the TTL: they end at the lease's end. */
+    private void reapLapsedLeases() {
+        List<PresenceTable.Lease> lapsed = read(c -> table.lapsedLeases(c, Instant.now()));
+        for (PresenceTable.Lease lease : lapsed) {
+            if (lease.nodeId().equals(nodeId)) {
+                continue; // our own renewal is late, not missing
+            }
+            transaction((c, now) -> {
+                table.expireNode(c, lease.nodeId(), lease.until());
+                table.deleteLease(c, lease.nodeId());
+                return new Outcome<>(null, null);
+            });
+            LOG.infof("Presence: node %s stopped renewing its lease; its sessions end with it", lease.nodeId());
+        }
+    }
+
+    private void reapExpired() {
+        List<PresenceTable.Key> keys;
+        do {
+            keys = read(c -> table.expired(c, Instant.now(), REAP_BATCH));
+            for (PresenceTable.Key key : keys) {
+                transaction((c, now) -> reapIn(c, key, now));
+            }
+        } while (keys.size() == REAP_BATCH && worker.running());
+    }
+
+    /** Runs {@code work} in a transaction of its own (retried when it lost a conflict) and returns its value. */
+    private <T> T transaction(Work<Outcome<T>> work) {
+        return onPresenceThread(() -> {
+            SQLException last = null;
+            for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+                try (Connection c = dataSource.getConnection()) {
+                    boolean autoCommit = c.getAutoCommit();
+                    c.setAutoCommit(false);
+                    try {
+                        Outcome<T> outcome = work.run(c, Instant.now());
+                        c.commit();
+                        Change change = outcome.change();
+                        if (change != null) {
+                            afterCommit.accept(1);
+                            Changes listener = changes;
+                            if (listener != null) {
+                                listener.changed(change.channel(), change.presenceId(), change.joined());
+                            }
+                        }
+                        return outcome.value();
+                    } catch (SQLException e) {
+                        c.rollback();
+                        throw e;
+                    } finally {
+                        c.setAutoCommit(autoCommit);
+                    }
+                } catch (SQLException e) {
+                    last = e;
+                    if (!retryable(e)) {
+                        break;
+                    }
+                    Thread.sleep(attempt * 10L);
+                }
+            }
+            throw new CableException.StorageFailed("Cable presence could not be stored", last);
+        });
+    }
+
+    private <T> T read(Work1<T> work) {
+        return onPresenceThread(() -> {
+            try (Connection c = dataSource.getConnection()) {
+                return work.run(c);
+            } catch (SQLException e) {
+                throw new CableException.StorageFailed("Cable presence could not be read", e);
+            }
+        });
+    }
+
+    @FunctionalInterface
+    private interface Work1<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface Task<T> {
+        T call() throws InterruptedException;
+    }
+
+    private <T> T onPresenceThread(Task<T> task) {
+        Future<T> result = threads.submit(() -> {
+            permits.acquire();
+            try {
+                return task.call();
+            } finally {
+                permits.release();
+            }
+        });
+        try {
+            return result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CableException.StorageFailed("Interrupted while waiting for presence", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof CableException cable) {
+                throw cable;
+            }
+            throw new CableException.StorageFailed("Cable presence failed", e.getCause());
+        }
+    }
+
+    /** Lost a conflict (deadlock, serialization, Galera certification) or raced another join of a new id. */
+    private boolean retryable(SQLException e) {
+        String state = e.getSQLState();
+        return store.lostConflict(e) || (state != null && (state.startsWith("23") || state.startsWith("40")));
+    }
+}

@@ -1,0 +1,28 @@
+package io.quarkiverse.cable.runtime.database;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.runtime.core.PolledMessage;
+
+/** One row of {@code cable_messages} as {@link SqlDialect#MESSAGE_COLUMNS} selects it, before its epoch is known. */
+record StoredRow(long id, long channelHash, String channel, byte[] payload, boolean binary, long createdAtMillis,
+        long position) {
+
+    static StoredRow read(ResultSet rows) throws SQLException {
+        LocalDateTime createdAt = rows.getObject(6, LocalDateTime.class);
+        return new StoredRow(rows.getLong(1), rows.getLong(2), rows.getString(3), rows.getBytes(4), rows.getBoolean(5),
+                createdAt == null ? 0 : createdAt.toInstant(ZoneOffset.UTC).toEpochMilli(), rows.getLong(7));
+    }
+
+    CableMessage message(String epoch) {
+        return new CableMessage(id, channel, payload, binary, position, epoch);
+    }
+
+    PolledMessage polled(String epoch) {
+        return new PolledMessage(channelHash, message(epoch), createdAtMillis);
+    }
+}

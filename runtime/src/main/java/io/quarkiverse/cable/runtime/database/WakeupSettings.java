@@ -1,0 +1,34 @@
+package io.quarkiverse.cable.runtime.database;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.DoorbellRing;
+import io.quarkiverse.cable.runtime.core.Wakeup;
+import io.quarkiverse.cable.runtime.core.WakeupMode;
+
+/** The wake-up configuration, frozen at startup (validated by {@code CableConfigCheck}). */
+public record WakeupSettings(WakeupMode mode, Duration probeInterval, DoorbellRing ring, Duration maxReconnectBackoff,
+        Duration listenerCheckInterval, Optional<DirectConnection> direct) {
+
+    /**
+     * Where the doorbell's {@code LISTEN} connection goes when it must not take the datasource's route (a pooler in
+     * transaction mode drops notifications). Empty user or password: the datasource's.
+     */
+    public record DirectConnection(String jdbcUrl, Optional<String> username, Optional<String> password) {
+    }
+
+    public static WakeupSettings from(CableRuntimeConfig.Wakeup config) {
+        Optional<DirectConnection> direct = config.jdbcUrl().filter(url -> !url.isBlank())
+                .map(url -> new DirectConnection(url.trim(), config.username(), config.password()));
+        return new WakeupSettings(config.mode(), config.probeInterval(), config.ring(), config.maxReconnectBackoff(),
+                config.listenerCheckInterval(), direct);
+    }
+
+    /** Defaults for components built outside a Quarkus application (benchmarks, tests). */
+    public static WakeupSettings defaults() {
+        return new WakeupSettings(WakeupMode.AUTO, Duration.ofMillis(10), DoorbellRing.IN_TRANSACTION,
+                Duration.ofSeconds(10), Duration.ofSeconds(15), Optional.empty());
+    }
+}
