@@ -2,20 +2,19 @@ package io.quarkiverse.cable;
 
 import jakarta.ws.rs.sse.OutboundSseEvent;
 
-import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.sse.EventStreams;
 import io.smallrye.mutiny.Multi;
 
 /**
- * Streams a channel to a browser's {@code EventSource} as Server-Sent Events, with exact resume. Return it from a
- * Quarkus REST endpoint:
+ * Streams a channel to a browser's {@code EventSource} as Server-Sent Events, with exact resume. Inject it
+ * ({@code @Inject CableEventStream streams;}, present when the application has a JAX-RS implementation such as Quarkus
+ * REST) and return a stream from an endpoint:
  *
  * <pre>
  * &#64;GET
  * &#64;Path("/events/{room}")
  * &#64;Produces(MediaType.SERVER_SENT_EVENTS)
  * public Multi&lt;OutboundSseEvent&gt; events(&#64;RestPath String room, &#64;RestHeader("Last-Event-ID") String lastEventId) {
- *     return CableEventStream.stream(cable, "chat:" + room, lastEventId);
+ *     return streams.stream("chat:" + room, lastEventId);
  * }
  * </pre>
  *
@@ -40,16 +39,19 @@ import io.smallrye.mutiny.Multi;
  * connection is reset); the browser reconnects with {@code Last-Event-ID} and resumes exactly.</li>
  * </ul>
  */
-public final class CableEventStream {
+public interface CableEventStream {
 
     /** The name of the first event of a fresh stream; its id is the channel's position. */
-    public static final String SUBSCRIBED = "cable-subscribed";
+    String SUBSCRIBED = "cable-subscribed";
 
     /** The name of the event that says the missed messages cannot be replayed. */
-    public static final String HISTORY_LOST = "cable-history-lost";
+    String HISTORY_LOST = "cable-history-lost";
 
-    private CableEventStream() {
-    }
+    /**
+     * The events of {@code channel}, resuming after {@code lastEventId} when it is not null or blank. Cancelling the
+     * stream (the browser went away) ends the subscription; a client too slow to take the events ends the stream.
+     */
+    Multi<OutboundSseEvent> stream(String channel, String lastEventId);
 
     /**
      * The events of {@code channel} for a page that rendered its data with a page cursor
@@ -57,19 +59,8 @@ public final class CableEventStream {
      * the stream starts right after the cursor, so nothing committed after the render is missed and nothing before
      * it is sent. The browser's own {@code Last-Event-ID} (sent when it reconnects) is newer and wins.
      */
-    public static Multi<OutboundSseEvent> stream(Cable cable, String channel, String lastEventId, String cursor) {
+    default Multi<OutboundSseEvent> stream(String channel, String lastEventId, String cursor) {
         boolean resuming = lastEventId != null && !lastEventId.isBlank();
-        return stream(cable, channel, resuming ? lastEventId : cursor);
-    }
-
-    /**
-     * The events of {@code channel}, resuming after {@code lastEventId} when it is not null or blank. Cancelling the
-     * stream (the browser went away) ends the subscription; a client too slow to take the events ends the stream.
-     */
-    public static Multi<OutboundSseEvent> stream(Cable cable, String channel, String lastEventId) {
-        if (!(cable instanceof CableEngine engine)) {
-            throw new IllegalArgumentException("CableEventStream needs the injected Cable, not " + cable);
-        }
-        return EventStreams.stream(engine, channel, lastEventId);
+        return stream(channel, resuming ? lastEventId : cursor);
     }
 }

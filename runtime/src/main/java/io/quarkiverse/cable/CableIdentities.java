@@ -1,9 +1,11 @@
 package io.quarkiverse.cable;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.StringJoiner;
+import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
-
-import io.quarkiverse.cable.runtime.core.IdentityChannels;
 
 /**
  * Broadcasts to, and disconnects, every session of one identity on every node: Rails' {@code broadcast_to} and
@@ -22,7 +24,17 @@ public interface CableIdentities {
      * of that very identity may stream it.
      */
     static String channel(Map<String, String> identifiers) {
-        return IdentityChannels.of(identifiers);
+        if (identifiers == null || identifiers.isEmpty()) {
+            throw new IllegalArgumentException("An identity has at least one identifier; anonymous connections have none");
+        }
+        StringJoiner name = new StringJoiner("&", "cable:identity:", "");
+        new TreeMap<>(identifiers).forEach((key, value) -> {
+            if (key == null || value == null) {
+                throw new IllegalArgumentException("Identifiers must not be null: " + identifiers);
+            }
+            name.add(URLEncoder.encode(key, StandardCharsets.UTF_8) + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8));
+        });
+        return name.toString();
     }
 
     /**

@@ -12,7 +12,6 @@ import java.util.concurrent.CompletionStage;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-import io.quarkiverse.cable.runtime.actioncable.RefreshDebouncer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 

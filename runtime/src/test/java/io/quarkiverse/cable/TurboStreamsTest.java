@@ -12,8 +12,6 @@ import java.util.concurrent.CompletionStage;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.cable.runtime.actioncable.RefreshDebouncer;
-
 /**
  * Signed stream names (byte-compatible with turbo-rails: the expected values were computed independently, with
  * Python's hmac and json, for the key {@code unit-test-key}) and the broadcasts {@link TurboStreams} sends.

@@ -19,7 +19,9 @@ import io.agroal.api.security.SimplePassword;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.database.DatabaseTransport;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.runtime.memory.MemoryTransport;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import redis.clients.jedis.Jedis;
@@ -102,11 +104,11 @@ abstract class Backend {
         void start() throws Exception {
             CableRuntimeConfig config = config();
             if (dbKind == null) {
-                engine = CableEngine.memory(config);
+                engine = CableEngine.create(config, MemoryTransport.factory(config));
             } else {
                 dataSource = dataSource(dbKind);
-                engine = CableEngine.database(DataSourceUtil.DEFAULT_DATASOURCE_NAME, () -> dataSource,
-                        SqlDialect.forDbKind(dbKind), config);
+                engine = CableEngine.create(config, DatabaseTransport.factory(DataSourceUtil.DEFAULT_DATASOURCE_NAME,
+                        () -> dataSource, SqlDialect.forDbKind(dbKind), config));
             }
             engine.start();
         }

@@ -16,6 +16,7 @@ import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.core.MutinyCableBean;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.runtime.sse.CableEventStreamBean;
 import io.quarkus.agroal.spi.JdbcDataSourceSchemaReadyBuildItem;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
@@ -171,6 +172,10 @@ class CableProcessor {
         unremovable.produce(UnremovableBeanBuildItem.beanTypes(DotName.createSimple(
                 "com.fasterxml.jackson.databind.ObjectMapper")));
         beans.produce(AdditionalBeanBuildItem.unremovableOf(MutinyCableBean.class));
+        // CableEventStream's types are JAX-RS's: its bean exists only where the application has an implementation.
+        if (QuarkusClassLoader.isClassPresentAtRuntime("jakarta.ws.rs.sse.OutboundSseEvent")) {
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(CableEventStreamBean.class));
+        }
     }
 
     /**

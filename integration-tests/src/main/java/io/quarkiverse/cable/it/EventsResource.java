@@ -11,7 +11,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 
-import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableEventStream;
 import io.smallrye.mutiny.Multi;
 
@@ -23,14 +22,14 @@ import io.smallrye.mutiny.Multi;
 public class EventsResource {
 
     @Inject
-    Cable cable;
+    CableEventStream streams;
 
     @GET
     @Path("/{channel}")
     @Produces(MediaType.SERVER_SENT_EVENTS)
     public Multi<OutboundSseEvent> events(@PathParam("channel") String channel,
             @HeaderParam("Last-Event-ID") String lastEventId, @QueryParam("drop-after") @DefaultValue("0") int dropAfter) {
-        Multi<OutboundSseEvent> events = CableEventStream.stream(cable, channel, lastEventId);
+        Multi<OutboundSseEvent> events = streams.stream(channel, lastEventId);
         return dropAfter > 0 ? events.select().first(dropAfter) : events;
     }
 }

@@ -51,7 +51,7 @@ class EngineRestartTest {
     @Test
     void noThreadOrSubscriptionOutlivesItsEngine() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
-            CableEngine engine = CableEngine.database(NAME, () -> dataSource, SqlDialect.forDbKind(dbKind), config);
+            CableEngine engine = DatabaseNodes.node(NAME, () -> dataSource, SqlDialect.forDbKind(dbKind), config);
             engine.start();
             List<Thread> workers = engine.transport().workers().stream().map(Worker::thread).toList();
             // Writer, poller, trimmer and presence upkeep, plus the wake-up's threads where the database has one

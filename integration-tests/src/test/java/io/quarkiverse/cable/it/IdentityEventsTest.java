@@ -101,7 +101,7 @@ class IdentityEventsTest {
 
     @Test
     void theNodeThatMadeAChangeFiresItAndADeadNodesIdentitiesGoOfflineOnce() throws Exception {
-        nodeTwo = CableEngine.database("identity-events-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind),
+        nodeTwo = DatabaseNodes.node("identity-events-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind),
                 CableConfigs.with("quarkus.cable.presence.ttl", "2s", "quarkus.cable.presence.identity-events", "true"));
         nodeTwo.start();
         String bea = Channels.unique("bea");

@@ -89,7 +89,7 @@ class IdentityNodesTest {
 
     @BeforeEach
     void startNodeTwo() {
-        nodeTwo = CableEngine.database("identity-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind), config);
+        nodeTwo = DatabaseNodes.node("identity-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind), config);
         nodeTwo.start();
         remote = new EngineIdentities(nodeTwo);
     }

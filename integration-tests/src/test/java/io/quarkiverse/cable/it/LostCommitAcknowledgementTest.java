@@ -123,7 +123,7 @@ class LostCommitAcknowledgementTest {
     /** A second cable node on the test's datasource, seen through {@code faults}. */
     private CableEngine node(Faults faults, String... config) {
         DataSource flaky = faults.wrap(dataSource);
-        return CableEngine.database("faults", () -> flaky, SqlDialect.forDbKind(dbKind), CableConfigs.with(config));
+        return DatabaseNodes.node("faults", () -> flaky, SqlDialect.forDbKind(dbKind), CableConfigs.with(config));
     }
 
     /** Switches for the wrapped datasource; each fault fires once. */

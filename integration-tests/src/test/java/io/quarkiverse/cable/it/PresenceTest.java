@@ -211,7 +211,7 @@ class PresenceTest {
 
     @Test
     void presenceIsOneSetForEveryNodeAndItsEventsReachEveryNode() throws Exception {
-        nodeTwo = CableEngine.database("presence-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind),
+        nodeTwo = DatabaseNodes.node("presence-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind),
                 CableConfigs.with("quarkus.cable.presence.ttl", "60s"));
         nodeTwo.start();
         String room = Channels.unique("nodes");
@@ -253,7 +253,7 @@ class PresenceTest {
     void aNodeThatDiesLeavesWithItsLease() throws Exception {
         // A node whose lease runs out (it died; here: stopped without handing its sessions to the TTL, as a killed
         // process) loses its sessions to the surviving node's reaper, which writes their leaves.
-        nodeTwo = CableEngine.database("presence-node-dead", () -> dataSource, SqlDialect.forDbKind(dbKind),
+        nodeTwo = DatabaseNodes.node("presence-node-dead", () -> dataSource, SqlDialect.forDbKind(dbKind),
                 CableConfigs.with("quarkus.cable.presence.ttl", "2s"));
         nodeTwo.start();
         String stream = "chat:" + Channels.unique("dead");

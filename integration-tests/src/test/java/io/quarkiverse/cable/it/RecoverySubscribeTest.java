@@ -72,7 +72,7 @@ class RecoverySubscribeTest {
     }
 
     private CableEngine startNode(String name, int maxReplay) {
-        CableEngine node = CableEngine.database(name, () -> dataSource, SqlDialect.forDbKind(dbKind),
+        CableEngine node = DatabaseNodes.node(name, () -> dataSource, SqlDialect.forDbKind(dbKind),
                 CableConfigs.with("quarkus.cable.history.max-replay", Integer.toString(maxReplay)));
         node.start();
         return node;

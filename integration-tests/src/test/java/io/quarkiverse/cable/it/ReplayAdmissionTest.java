@@ -55,7 +55,7 @@ class ReplayAdmissionTest {
     }
 
     private CableEngine node(String name, DataSource source, String... properties) {
-        CableEngine node = CableEngine.database(name, () -> source, SqlDialect.forDbKind(dbKind),
+        CableEngine node = DatabaseNodes.node(name, () -> source, SqlDialect.forDbKind(dbKind),
                 CableConfigs.with(properties));
         node.start();
         return node;

@@ -100,7 +100,7 @@ class SqlBroadcastTest {
         maxPayloadSize = config.maxPayloadSize().asLongValue();
         // Other suites start nodes with the default limits, which reinstall the routine with theirs.
         install(maxChannelLength, maxPayloadSize);
-        nodeTwo = CableEngine.database("sql-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind),
+        nodeTwo = DatabaseNodes.node("sql-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind),
                 CableConfigs.with("quarkus.cable.max-payload-size", Long.toString(maxPayloadSize),
                         "quarkus.cable.max-channel-length", Integer.toString(maxChannelLength)));
         nodeTwo.start();

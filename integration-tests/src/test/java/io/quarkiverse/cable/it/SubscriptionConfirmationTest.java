@@ -104,7 +104,7 @@ class SubscriptionConfirmationTest {
 
     private CableEngine engine(DataSource source) {
         // An hour: only the wake-up can start a subscription within the test's bounds.
-        return CableEngine.database(NAME, () -> source, SqlDialect.forDbKind(dbKind),
+        return DatabaseNodes.node(NAME, () -> source, SqlDialect.forDbKind(dbKind),
                 CableConfigs.with("quarkus.cable.polling-interval", "1h", "quarkus.cable.wakeup.mode", "none"));
     }
 

@@ -54,7 +54,7 @@ class TwoNodeStressTest {
 
     @Test
     void everyMessageExactlyOnceInOrderAcrossNodes() throws Exception {
-        CableEngine nodeTwo = CableEngine.database("node-two", () -> dataSource, SqlDialect.forDbKind(dbKind), config);
+        CableEngine nodeTwo = DatabaseNodes.node("node-two", () -> dataSource, SqlDialect.forDbKind(dbKind), config);
         nodeTwo.start();
         String prefix = Channels.unique("stress");
         List<String> channels = new ArrayList<>();

@@ -84,7 +84,7 @@ class WhisperTest {
 
     @BeforeEach
     void startNodeTwo() {
-        nodeTwo = CableEngine.database("whisper-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind), config);
+        nodeTwo = DatabaseNodes.node("whisper-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind), config);
         nodeTwo.start();
     }
 

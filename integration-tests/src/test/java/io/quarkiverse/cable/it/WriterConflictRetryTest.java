@@ -99,7 +99,7 @@ class WriterConflictRetryTest {
                     return method.getName().equals("getConnection") ? losingCommits((Connection) result, conflicts)
                             : result;
                 });
-        return CableEngine.database("conflicts", () -> losing, SqlDialect.forDbKind(dbKind),
+        return DatabaseNodes.node("conflicts", () -> losing, SqlDialect.forDbKind(dbKind),
                 CableConfigs.with(config));
     }
 

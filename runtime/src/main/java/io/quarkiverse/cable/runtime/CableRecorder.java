@@ -5,7 +5,9 @@ import javax.sql.DataSource;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.TransactionJoining;
+import io.quarkiverse.cable.runtime.database.DatabaseTransport;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.runtime.memory.MemoryTransport;
 import io.quarkus.agroal.runtime.AgroalDataSourceUtil;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.quarkus.runtime.RuntimeValue;
@@ -13,8 +15,8 @@ import io.quarkus.runtime.ShutdownContext;
 import io.quarkus.runtime.annotations.Recorder;
 
 /**
- * Builds the cable at runtime init from the adapter chosen at build time, and starts and stops it with the
- * application.
+ * Builds the cable at runtime init on the adapter chosen at build time (the one place a transport is chosen), and
+ * starts and stops it with the application.
  */
 @Recorder
 public class CableRecorder {
@@ -27,12 +29,12 @@ public class CableRecorder {
 
     /** The configuration is validated here, once; an invalid value fails startup naming its property. */
     public RuntimeValue<CableEngine> createDatabaseCable(String datasourceName, String dbKind) {
-        return new RuntimeValue<>(CableEngine.database(datasourceName, () -> dataSource(datasourceName),
-                SqlDialect.forDbKind(dbKind), config.getValue()));
+        return new RuntimeValue<>(CableEngine.create(config.getValue(), DatabaseTransport.factory(datasourceName,
+                () -> dataSource(datasourceName), SqlDialect.forDbKind(dbKind), config.getValue())));
     }
 
     public RuntimeValue<CableEngine> createMemoryCable() {
-        return new RuntimeValue<>(CableEngine.memory(config.getValue()));
+        return new RuntimeValue<>(CableEngine.create(config.getValue(), MemoryTransport.factory(config.getValue())));
     }
 
     /** {@code transactional}: the application has a transaction manager and quarkus.cable.transactional is true. */

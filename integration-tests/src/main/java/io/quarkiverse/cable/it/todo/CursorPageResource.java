@@ -43,6 +43,9 @@ public class CursorPageResource {
     Cable cable;
 
     @Inject
+    CableEventStream streams;
+
+    @Inject
     TurboStreams turbo;
 
     @Inject
@@ -97,7 +100,7 @@ public class CursorPageResource {
     @Produces(MediaType.SERVER_SENT_EVENTS)
     public Multi<OutboundSseEvent> events(@PathParam("list") String list,
             @HeaderParam("Last-Event-ID") String lastEventId, @QueryParam("cursor") String cursor) {
-        return CableEventStream.stream(cable, channel(list), lastEventId, cursor);
+        return streams.stream(channel(list), lastEventId, cursor);
     }
 
     private record Rendered(List<PageNote> notes, Optional<StreamPosition> cursor) {

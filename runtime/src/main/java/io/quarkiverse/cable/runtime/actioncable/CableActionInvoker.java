@@ -13,7 +13,7 @@ import io.vertx.core.json.JsonObject;
  *
  * @param parameterType the method's data parameter type; {@code JsonObject} passes the data as it is
  */
-public record CableActionInvoker(Invoker<Object, Object> invoker, Class<?> parameterType) {
+record CableActionInvoker(Invoker<Object, Object> invoker, Class<?> parameterType) {
 
     /** The data could not be decoded to the action's parameter type: bad input from the client. */
     public static final class UndecodableData extends RuntimeException {

@@ -5,10 +5,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.BiFunction;
-import java.util.function.Supplier;
-
-import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
@@ -17,16 +13,13 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.database.DatabaseTransport;
-import io.quarkiverse.cable.runtime.database.SqlDialect;
-import io.quarkiverse.cable.runtime.memory.MemoryTransport;
 
 /**
  * The {@link Cable} behind the bean: validates broadcasts and subscriptions, hands them to the transport, and makes
  * sure no failure goes unnoticed even when the caller ignores the returned stage.
  * <p>
  * Internal: applications inject {@link Cable}. The factory methods are the one place a cable is assembled (the
- * recorder, benchmarks and tests of a second node all use them), and the one place its configuration is validated.
+ * recorder, benchmarks and tests of a second node all use it), and the one place its configuration is validated.
  */
 public final class CableEngine implements Cable {
 
@@ -49,7 +42,7 @@ public final class CableEngine implements Cable {
     private final SseSettings sseSettings;
     private final Presence presence;
 
-    private CableEngine(CableRuntimeConfig config, BiFunction<SubscriberMap, CableStats, Transport> transport) {
+    private CableEngine(CableRuntimeConfig config, TransportFactory transport) {
         CableConfigCheck.validate(config);
         this.maxChannelLength = config.maxChannelLength();
         this.maxPayloadSize = config.maxPayloadSize().asLongValue();
@@ -57,7 +50,7 @@ public final class CableEngine implements Cable {
         this.historySettings = HistorySettings.from(config);
         this.replayLimits = ReplayLimits.from(config);
         this.sseSettings = SseSettings.from(config);
-        this.transport = transport.apply(subscribers, stats);
+        this.transport = transport.create(subscribers, stats);
         this.presence = new Presence(this.transport::presence, PresenceSettings.from(config),
                 delivery -> subscribe(IdentityChannels.PRESENCE, delivery));
     }
@@ -68,20 +61,11 @@ public final class CableEngine implements Cable {
     }
 
     /**
-     * A cable on the {@code database} adapter. The datasource is resolved at {@link #start()}, when the application's
-     * datasources exist.
+     * A cable on the transport {@code transport} builds: the recorder chooses the adapter (benchmarks and tests of a
+     * second node do the same through the adapters' factories). The configuration is validated here, once.
      */
-    public static CableEngine database(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
-            CableRuntimeConfig config) {
-        return new CableEngine(config, (subscribers, stats) -> new DatabaseTransport(datasourceName, dataSource,
-                dialect, subscribers, config, stats));
-    }
-
-    /** A cable on the {@code memory} adapter: this process only. */
-    public static CableEngine memory(CableRuntimeConfig config) {
-        return new CableEngine(config,
-                (subscribers, stats) -> new MemoryTransport(subscribers, stats, HistorySettings.from(config),
-                        PresenceSettings.from(config)));
+    public static CableEngine create(CableRuntimeConfig config, TransportFactory transport) {
+        return new CableEngine(config, transport);
     }
 
     @Override

@@ -1,13 +1,12 @@
 package io.quarkiverse.cable.runtime.core;
 
 import java.net.URLDecoder;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.TreeMap;
 
 import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CableIdentities;
 
 /**
  * The names of the reserved channels: one per identity for the application's broadcasts ({@code stream_for}), one
@@ -44,20 +43,10 @@ public final class IdentityChannels {
 
     /** The identity's channel; identifiers sorted by key so that the name does not depend on the map's order. */
     public static String of(Map<String, String> identifiers) {
-        if (identifiers == null || identifiers.isEmpty()) {
-            throw new IllegalArgumentException("An identity has at least one identifier; anonymous connections have none");
-        }
-        StringJoiner name = new StringJoiner("&", PREFIX, "");
-        new TreeMap<>(identifiers).forEach((key, value) -> {
-            if (key == null || value == null) {
-                throw new IllegalArgumentException("Identifiers must not be null: " + identifiers);
-            }
-            name.add(encode(key) + "=" + encode(value));
-        });
-        return name.toString();
+        // The naming rule is public (applications stream their identity's channel by name): it lives in the API.
+        return CableIdentities.channel(identifiers);
     }
 
-    /** Whether the application's broadcast API must refuse {@code channel}: only the cable writes commands. */
     public static boolean isControl(String channel) {
         return CONTROL.equals(channel);
     }
@@ -107,10 +96,6 @@ public final class IdentityChannels {
                     URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
         }
         return Map.copyOf(identifiers);
-    }
-
-    private static String encode(String text) {
-        return URLEncoder.encode(text, StandardCharsets.UTF_8);
     }
 
     /**

@@ -21,7 +21,7 @@ import io.quarkiverse.cable.CableException;
  * One per cable; present only when the application has a transaction manager and
  * {@code quarkus.cable.transactional} is true (decided at build time).
  */
-public final class TransactionalBroadcasts {
+final class TransactionalBroadcasts {
 
     private static final Logger LOG = Logger.getLogger("io.quarkiverse.cable");
 

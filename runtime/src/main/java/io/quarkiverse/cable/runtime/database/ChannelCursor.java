@@ -19,7 +19,7 @@ import io.quarkiverse.cable.StreamPosition;
  * renders data from the same snapshot sees exactly the data of those broadcasts. A locking read ({@code FOR UPDATE})
  * would read the newest committed version instead, outside the snapshot: it is deliberately not used.
  */
-public final class ChannelCursor {
+final class ChannelCursor {
 
     private final SqlDialect sql;
 

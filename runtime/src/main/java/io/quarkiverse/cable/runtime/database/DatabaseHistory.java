@@ -7,7 +7,7 @@ import io.quarkiverse.cable.runtime.core.HistorySource;
 import io.quarkiverse.cable.runtime.core.Replay;
 
 /** The database adapter's history: the messages table, read on a connection of its own per replay. */
-public final class DatabaseHistory implements HistorySource {
+final class DatabaseHistory implements HistorySource {
 
     private final MessageStore store;
     private final HistoryReader reader;

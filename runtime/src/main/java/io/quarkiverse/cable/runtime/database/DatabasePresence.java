@@ -47,7 +47,7 @@ import io.quarkiverse.cable.runtime.core.Worker;
  * The work runs on virtual threads of its own, at most {@link #MAX_CONCURRENT} transactions at once: never inside
  * the caller's JTA transaction, and never taking more of the pool than the writer and the poller can spare.
  */
-public final class DatabasePresence implements PresenceStore {
+final class DatabasePresence implements PresenceStore {
 
     private static final Logger LOG = Logger.getLogger(DatabasePresence.class);
     private static final int MAX_CONCURRENT = 4;

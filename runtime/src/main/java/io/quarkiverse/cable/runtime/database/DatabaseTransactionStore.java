@@ -19,7 +19,7 @@ import io.quarkiverse.cable.runtime.core.TransactionStore;
  * {@link TransactionIntegration#getTransactionAware()} returns it, or null when the transaction never borrowed a
  * connection of this datasource. Borrowing a connection inside the transaction returns that same enlisted connection.
  */
-public final class DatabaseTransactionStore implements TransactionStore {
+final class DatabaseTransactionStore implements TransactionStore {
 
     private final AgroalDataSource dataSource;
     private final TransactionIntegration integration;

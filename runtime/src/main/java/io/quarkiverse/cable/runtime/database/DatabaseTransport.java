@@ -29,6 +29,7 @@ import io.quarkiverse.cable.runtime.core.SchemaStrategy;
 import io.quarkiverse.cable.runtime.core.SubscriberMap;
 import io.quarkiverse.cable.runtime.core.TransactionStore;
 import io.quarkiverse.cable.runtime.core.Transport;
+import io.quarkiverse.cable.runtime.core.TransportFactory;
 import io.quarkiverse.cable.runtime.core.Wakeup;
 import io.quarkiverse.cable.runtime.core.Worker;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
@@ -59,7 +60,14 @@ public final class DatabaseTransport implements Transport {
     private HistorySource history;
     private DatabasePresence presence;
 
-    public DatabaseTransport(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
+    /** The database adapter on {@code dataSource}, resolved at {@link #start()}, when the datasources exist. */
+    public static TransportFactory factory(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
+            CableRuntimeConfig config) {
+        return (subscribers, stats) -> new DatabaseTransport(datasourceName, dataSource, dialect, subscribers, config,
+                stats);
+    }
+
+    private DatabaseTransport(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
             SubscriberMap subscribers, CableRuntimeConfig config, CableStats stats) {
         this.datasourceName = datasourceName;
         this.dataSource = dataSource;

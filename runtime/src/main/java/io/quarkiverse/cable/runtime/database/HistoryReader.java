@@ -26,7 +26,7 @@ import io.quarkiverse.cable.runtime.core.Replay;
  * cannot change except by trimming, which the completeness check catches. The replay must then hold exactly the
  * positions {@code offset+1 .. P(S)}, where P(S) is the channel's newest position among messages up to S.
  */
-public final class HistoryReader {
+final class HistoryReader {
 
     private final SqlDialect sql;
     private final int pageSize;

@@ -26,7 +26,7 @@ import io.quarkiverse.cable.runtime.core.Worker;
  * become visible in commit order, the subscriber then receives exactly the messages committed after its starting
  * line. Any exception is counted, logged and retried with backoff: the poller never dies.
  */
-public final class Poller {
+final class Poller {
 
     private static final Logger LOG = Logger.getLogger(Poller.class);
     private static final long FIRST_BACKOFF_MILLIS = 50;

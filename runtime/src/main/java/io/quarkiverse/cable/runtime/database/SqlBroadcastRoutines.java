@@ -14,7 +14,7 @@ import java.util.List;
  * it is installed, and named in a marker the routine carries, so a changed limit makes the routine "missing": updated
  * by {@code update}, printed by {@code validate}. The SQL itself is in {@link SqlDialect}; H2 has none.
  */
-public final class SqlBroadcastRoutines {
+final class SqlBroadcastRoutines {
 
     /**
      * Bumped when the routines' SQL changes, so an installed older version is replaced (2: the identity check on

@@ -9,7 +9,7 @@ import io.quarkiverse.cable.runtime.core.Wakeup;
 import io.quarkiverse.cable.runtime.core.WakeupMode;
 
 /** The wake-up configuration, frozen at startup (validated by {@code CableConfigCheck}). */
-public record WakeupSettings(WakeupMode mode, Duration probeInterval, DoorbellRing ring, Duration maxReconnectBackoff,
+record WakeupSettings(WakeupMode mode, Duration probeInterval, DoorbellRing ring, Duration maxReconnectBackoff,
         Duration listenerCheckInterval, Optional<DirectConnection> direct) {
 
     /**

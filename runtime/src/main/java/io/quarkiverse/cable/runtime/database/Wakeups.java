@@ -15,7 +15,7 @@ import io.quarkiverse.cable.runtime.core.WakeupMode;
 import io.quarkiverse.cable.runtime.core.WakeupStats;
 
 /** Picks and builds the wake-up for a datasource from {@code quarkus.cable.wakeup.mode} and the database kind. */
-public final class Wakeups {
+final class Wakeups {
 
     private static final Logger LOG = Logger.getLogger(Wakeups.class);
 

@@ -22,7 +22,7 @@ import io.quarkiverse.cable.runtime.core.Worker;
  * an id's first session, a leave for its last, a disconnected session kept until the TTL ends. Changes and their
  * events happen under one lock, so the events go out in the order of the changes.
  */
-public final class MemoryPresence implements PresenceStore {
+final class MemoryPresence implements PresenceStore {
 
     private final PresenceSettings settings;
     /** Publishes an envelope on {@code cable:presence}; called under the lock, must not block. */

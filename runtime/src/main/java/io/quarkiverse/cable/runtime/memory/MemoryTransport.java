@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.ChannelHash;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
@@ -15,6 +16,7 @@ import io.quarkiverse.cable.runtime.core.PresenceSettings;
 import io.quarkiverse.cable.runtime.core.PresenceStore;
 import io.quarkiverse.cable.runtime.core.SubscriberMap;
 import io.quarkiverse.cable.runtime.core.Transport;
+import io.quarkiverse.cable.runtime.core.TransportFactory;
 
 /**
  * The {@code memory} adapter: one process only, like Action Cable's async adapter. Ids are assigned and messages
@@ -30,6 +32,12 @@ public final class MemoryTransport implements Transport {
     private final MemoryPresence presence;
     private long lastId;
     private volatile boolean running;
+
+    /** The memory adapter: this process only. */
+    public static TransportFactory factory(CableRuntimeConfig config) {
+        return (subscribers, stats) -> new MemoryTransport(subscribers, stats, HistorySettings.from(config),
+                PresenceSettings.from(config));
+    }
 
     public MemoryTransport(SubscriberMap subscribers, CableStats stats) {
         this(subscribers, stats, HistorySettings.defaults(), PresenceSettings.defaults());

@@ -13,7 +13,7 @@ import java.util.Locale;
  * hijacking). Browsers always send {@code Origin}; a handshake without one comes from a server, a script or a test.
  * Pure logic, built once from the configuration.
  */
-public final class OriginPolicy {
+final class OriginPolicy {
 
     private final boolean check;
     private final boolean allowSameOrigin;

@@ -13,7 +13,7 @@ import io.quarkus.websockets.next.UserData;
  * parameters later {@code CableStreams} calls are authorized with, and the decision on its {@code @StreamFrom}
  * streams.
  */
-public final class UpgradeIdentity {
+final class UpgradeIdentity {
 
     @SuppressWarnings({ "unchecked", "rawtypes" })
     static final UserData.TypedKey<SecurityIdentity> IDENTITY = new UserData.TypedKey("io.quarkiverse.cable.identity");

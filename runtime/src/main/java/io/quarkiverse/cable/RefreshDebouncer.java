@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.actioncable;
+package io.quarkiverse.cable;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * turbo-rails keeps its debouncers per thread (per request); this one is per node, so refreshes from concurrent
  * requests coalesce as well.
  */
-public final class RefreshDebouncer {
+final class RefreshDebouncer {
 
     /** turbo-rails' default debounce delay. */
     public static final Duration DEFAULT_DELAY = Duration.ofMillis(500);

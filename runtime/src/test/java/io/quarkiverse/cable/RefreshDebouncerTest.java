@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.actioncable;
+package io.quarkiverse.cable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,24 @@
+package io.quarkiverse.cable.runtime.sse;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+
+import io.quarkiverse.cable.CableEventStream;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.Internal;
+import io.smallrye.mutiny.Multi;
+
+/** The application's {@link CableEventStream}; registered only when a JAX-RS implementation is present. */
+@Singleton
+public class CableEventStreamBean implements CableEventStream {
+
+    @Inject
+    @Internal
+    CableEngine engine;
+
+    @Override
+    public Multi<OutboundSseEvent> stream(String channel, String lastEventId) {
+        return EventStreams.stream(engine, channel, lastEventId);
+    }
+}

@@ -1,0 +1,87 @@
+package io.quarkiverse.cable.runtime;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+
+/**
+ * The runtime's layers (docs: architecture.adoc), as rules on the compiled classes: the core in the middle knows no
+ * adapter and no front end, adapters below know no front end and not each other, front ends above know no adapter,
+ * only the assembly chooses an adapter, and no two packages depend on each other.
+ */
+class LayersTest {
+
+    private static final String RUNTIME = "io.quarkiverse.cable.runtime";
+    private static final String CORE = RUNTIME + ".core";
+    private static final String DATABASE = RUNTIME + ".database";
+    private static final String MEMORY = RUNTIME + ".memory";
+    private static final String[] FRONT_ENDS = { RUNTIME + ".websocket", RUNTIME + ".actioncable", RUNTIME + ".sse",
+            RUNTIME + ".http" };
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.quarkiverse.cable");
+    }
+
+    @Test
+    void layers() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("Api").definedBy("io.quarkiverse.cable", "io.quarkiverse.cable.entity")
+                .layer("Testing").definedBy("io.quarkiverse.cable.testing")
+                .layer("Assembly").definedBy(RUNTIME)
+                .layer("Core").definedBy(CORE)
+                .layer("Adapters").definedBy(DATABASE, MEMORY)
+                .layer("FrontEnds").definedBy(FRONT_ENDS)
+                .layer("Observability").definedBy(RUNTIME + ".observability")
+                .layer("Internals").definedBy(RUNTIME + ".internals")
+                .whereLayer("Assembly").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Assembly")
+                .whereLayer("FrontEnds").mayOnlyBeAccessedByLayers("Assembly", "FrontEnds")
+                .whereLayer("Observability").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Internals").mayOnlyBeAccessedByLayers("FrontEnds")
+                .whereLayer("Core").mayOnlyBeAccessedByLayers("Assembly", "Adapters", "FrontEnds", "Observability",
+                        "Testing")
+                .check(classes);
+    }
+
+    @Test
+    void adaptersDoNotKnowEachOther() {
+        noClasses().that().resideInAPackage(DATABASE).should().dependOnClassesThat().resideInAPackage(MEMORY)
+                .check(classes);
+        noClasses().that().resideInAPackage(MEMORY).should().dependOnClassesThat().resideInAPackage(DATABASE)
+                .check(classes);
+    }
+
+    /** Every package a slice, the public API's included. */
+    @Test
+    void noPackageCycles() {
+        slices().matching("io.quarkiverse.(**)").should().beFreeOfCycles().check(classes);
+    }
+
+    /** Each layer is one package (the database adapter included): at most ten implementation packages. */
+    @Test
+    void atMostTenImplementationPackages() {
+        Set<String> packages = new TreeSet<>();
+        for (JavaClass type : classes) {
+            if (type.getPackageName().startsWith(RUNTIME)) {
+                packages.add(type.getPackageName());
+            }
+        }
+        assertThat(packages).hasSizeLessThanOrEqualTo(10);
+    }
+}
