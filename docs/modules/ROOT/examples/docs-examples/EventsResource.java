@@ -11,7 +11,6 @@ import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
-import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableEventStream;
 import io.smallrye.mutiny.Multi;
 
@@ -20,7 +19,7 @@ import io.smallrye.mutiny.Multi;
 public class EventsResource {
 
     @Inject
-    Cable cable;
+    CableEventStream streams;
 
     // tag::sse-events[]
     // Who may stream which room: RoomAuthorization, a StreamAuthorization bean (a refusal answers 403)
@@ -28,7 +27,7 @@ public class EventsResource {
     @Path("/events/{room}")
     @Produces(MediaType.SERVER_SENT_EVENTS)
     public Multi<OutboundSseEvent> events(@RestPath String room, @RestHeader("Last-Event-ID") String lastEventId) {
-        return CableEventStream.stream(cable, "chat:" + room, lastEventId);
+        return streams.stream("chat:" + room, lastEventId);
     }
     // end::sse-events[]
 
@@ -39,7 +38,7 @@ public class EventsResource {
     @Produces(MediaType.SERVER_SENT_EVENTS)
     public Multi<OutboundSseEvent> events(@RestPath String room, @RestHeader("Last-Event-ID") String lastEventId,
             @RestQuery String cursor) {
-        return CableEventStream.stream(cable, "chat:" + room, lastEventId, cursor);
+        return streams.stream("chat:" + room, lastEventId, cursor);
     }
     // end::sse-cursor[]
 }
