@@ -47,9 +47,9 @@ class H2DatabaseAdapterTest {
     @Test
     void databaseAdapterWithNamedVirtualThreads() throws Exception {
         assertThat(cable.adapter()).isEqualTo("database");
-        assertThat(engine.transport().workers()).extracting(Worker::thread).extracting(Thread::getName)
+        assertThat(engine.transport().status().workers()).extracting(Worker::thread).extracting(Thread::getName)
                 .contains("cable-writer-default", "cable-poller-default");
-        assertThat(engine.transport().workers()).extracting(Worker::thread).allMatch(Thread::isVirtual);
+        assertThat(engine.transport().status().workers()).extracting(Worker::thread).allMatch(Thread::isVirtual);
         assertThat(unqualifiedEngine.isUnsatisfied()).as("the engine is internal: applications inject Cable").isTrue();
 
         Received received = new Received();

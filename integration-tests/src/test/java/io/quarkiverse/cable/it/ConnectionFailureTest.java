@@ -75,8 +75,8 @@ class ConnectionFailureTest {
             assertThat(collector.texts()).containsExactlyElementsOf(expected);
             // Writer, poller, trimmer and presence upkeep, plus the wake-up's threads (PostgreSQL: the doorbell
             // listener, whose own connection was killed too, and the ringer; MariaDB/MySQL: the probe).
-            assertThat(engine.transport().workers()).as("writer, poller, trimmer, presence and wake-up survived")
-                    .hasSize(4 + engine.transport().wakeup().workers().size())
+            assertThat(engine.transport().status().workers()).as("writer, poller, trimmer, presence and wake-up survived")
+                    .hasSize(4 + engine.transport().status().wakeup().workers().size())
                     .allMatch(Worker::isAlive);
         }
     }

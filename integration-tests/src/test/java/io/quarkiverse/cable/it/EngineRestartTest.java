@@ -53,11 +53,11 @@ class EngineRestartTest {
         for (int round = 0; round < ROUNDS; round++) {
             CableEngine engine = DatabaseNodes.node(NAME, () -> dataSource, SqlDialect.forDbKind(dbKind), config);
             engine.start();
-            List<Thread> workers = engine.transport().workers().stream().map(Worker::thread).toList();
+            List<Thread> workers = engine.transport().status().workers().stream().map(Worker::thread).toList();
             // Writer, poller, trimmer and presence upkeep, plus the wake-up's threads where the database has one
             // (PostgreSQL: doorbell listener and ringer; MariaDB/MySQL: the probe; H2: none).
             assertThat(workers).as("round %d: writer, poller, trimmer, presence and wake-up", round)
-                    .hasSize(4 + engine.transport().wakeup().workers().size());
+                    .hasSize(4 + engine.transport().status().wakeup().workers().size());
             assertThat(threadsNamed(NAME)).as("round %d: every live thread of the engine is one of its workers", round)
                     .containsExactlyInAnyOrderElementsOf(workers.stream().map(Thread::getName).toList());
             String channel = Channels.unique("restart");

@@ -62,7 +62,7 @@ class SubscriptionConfirmationTest {
             try {
                 String busy = Channels.unique("confirm-busy");
                 engine.subscribe(busy, new Collector()).confirmed().toCompletableFuture().get(30, TimeUnit.SECONDS);
-                Thread poller = engine.transport().workers().stream().filter(w -> w.role().equals("poller"))
+                Thread poller = engine.transport().status().workers().stream().filter(w -> w.role().equals("poller"))
                         .map(Worker::thread).findFirst().orElseThrow();
 
                 // A broadcast wakes the poller; its poll query stops at the gate, the thread parked inside it.

@@ -48,7 +48,7 @@ public class CableDevUiService {
     /** The newest messages of all channels, newest first; empty with the memory adapter, which stores nothing. */
     public List<Map<String, Object>> getRecentMessages(int limit) throws SQLException {
         List<Map<String, Object>> messages = new ArrayList<>();
-        for (PolledMessage polled : observability.transport().recent(Math.max(1, Math.min(limit, 500)))) {
+        for (PolledMessage polled : observability.transport().status().recent(Math.max(1, Math.min(limit, 500)))) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("id", polled.message().id());
             row.put("channel", polled.message().channel());

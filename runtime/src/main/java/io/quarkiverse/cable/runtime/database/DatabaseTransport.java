@@ -30,6 +30,7 @@ import io.quarkiverse.cable.runtime.core.SubscriberMap;
 import io.quarkiverse.cable.runtime.core.TransactionStore;
 import io.quarkiverse.cable.runtime.core.Transport;
 import io.quarkiverse.cable.runtime.core.TransportFactory;
+import io.quarkiverse.cable.runtime.core.TransportStatus;
 import io.quarkiverse.cable.runtime.core.Wakeup;
 import io.quarkiverse.cable.runtime.core.Worker;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
@@ -39,7 +40,7 @@ import io.quarkus.runtime.LaunchMode;
  * The {@code database} adapter: broadcasts go through the writer into the messages table; the poller reads them back
  * on every node. The datasource is resolved at {@link #start()}, when the application's datasources exist.
  */
-public final class DatabaseTransport implements Transport {
+public final class DatabaseTransport implements Transport, TransportStatus {
 
     private static final Logger LOG = Logger.getLogger(DatabaseTransport.class);
 
@@ -223,6 +224,12 @@ public final class DatabaseTransport implements Transport {
         trimmer.stop(STOP_TIMEOUT_MILLIS);
         poller.stop(STOP_TIMEOUT_MILLIS);
         subscribers.endAll(new CableException.Stopped());
+    }
+
+    /** This transport reads its own status: its writer, poller and wake-ups are its fields. */
+    @Override
+    public TransportStatus status() {
+        return this;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.runtime.memory;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.quarkiverse.cable.CableException;
@@ -17,6 +18,8 @@ import io.quarkiverse.cable.runtime.core.PresenceStore;
 import io.quarkiverse.cable.runtime.core.SubscriberMap;
 import io.quarkiverse.cable.runtime.core.Transport;
 import io.quarkiverse.cable.runtime.core.TransportFactory;
+import io.quarkiverse.cable.runtime.core.TransportStatus;
+import io.quarkiverse.cable.runtime.core.Worker;
 
 /**
  * The {@code memory} adapter: one process only, like Action Cable's async adapter. Ids are assigned and messages
@@ -59,9 +62,15 @@ public final class MemoryTransport implements Transport {
         return presence;
     }
 
+    /** Nothing stored; the one worker is the presence sets' reaper. */
     @Override
-    public java.util.List<io.quarkiverse.cable.runtime.core.Worker> workers() {
-        return presence.workers();
+    public TransportStatus status() {
+        return new TransportStatus() {
+            @Override
+            public List<Worker> workers() {
+                return presence.workers();
+            }
+        };
     }
 
     @Override

@@ -28,7 +28,7 @@ public class CableLivenessCheck implements HealthCheck {
         HealthCheckResponseBuilder response = HealthCheckResponse.named(CableReadinessCheck.NAME)
                 .withData("adapter", observability.engine().adapter());
         boolean alive = true;
-        for (Worker worker : observability.transport().workers()) {
+        for (Worker worker : observability.transport().status().workers()) {
             boolean running = worker.isAlive();
             response.withData(worker.role(), running ? "running" : "dead");
             alive &= running;

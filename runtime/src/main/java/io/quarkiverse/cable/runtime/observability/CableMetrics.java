@@ -17,7 +17,7 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.Transport;
+import io.quarkiverse.cable.runtime.core.TransportStatus;
 import io.quarkus.runtime.StartupEvent;
 
 /**
@@ -97,7 +97,7 @@ public class CableMetrics {
         Gauge.builder("cable.subscribers", observability, o -> o.engine().subscribers().subscriberCount())
                 .description("Subscriptions on this node").register(registry);
 
-        Transport transport = observability.transport();
+        TransportStatus transport = observability.transport().status();
         if (transport.datasource().isEmpty()) {
             return;
         }
@@ -170,7 +170,7 @@ public class CableMetrics {
     }
 
     /** Metrics register after startup, so a database transport has its writer and poller by now. */
-    private static Transport.Progress progress(Transport transport) {
+    private static TransportStatus.Progress progress(TransportStatus transport) {
         return transport.progress().orElseThrow();
     }
 

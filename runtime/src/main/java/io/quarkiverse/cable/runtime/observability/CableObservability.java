@@ -16,6 +16,7 @@ import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.core.Transport;
+import io.quarkiverse.cable.runtime.core.TransportStatus;
 
 /**
  * The figures behind the health checks, the metrics and the Dev UI card. Figures kept in memory are read live; the
@@ -41,7 +42,7 @@ public class CableObservability {
         // Trim debt counts what trimming owes: messages older than what it keeps (the recovery window may extend it).
         this.retention = io.quarkiverse.cable.runtime.core.HistorySettings.retentionFor(config.messageRetention(),
                 config.history().window());
-        engine.transport().trackHorizon();
+        engine.transport().status().trackHorizon();
     }
 
     /** What the database said at one moment: reachable or not, the newest id, the expired rows (capped). */
@@ -98,7 +99,7 @@ public class CableObservability {
 
     /** The database probe, reused while younger than {@link #PROBE_INTERVAL}; null with the memory adapter. */
     public synchronized Probe probe() {
-        if (engine.transport().datasource().isEmpty()) {
+        if (engine.transport().status().datasource().isEmpty()) {
             return null;
         }
         long now = System.nanoTime();
@@ -107,7 +108,8 @@ public class CableObservability {
         }
         long cap = thresholds.maxTrimDebt() == Long.MAX_VALUE ? Long.MAX_VALUE : thresholds.maxTrimDebt() + 1;
         try {
-            Optional<Transport.StoredCounts> counts = engine.transport().count(Instant.now().minus(retention), cap);
+            Optional<TransportStatus.StoredCounts> counts = engine.transport().status().count(Instant.now().minus(retention),
+                    cap);
             if (counts.isEmpty()) {
                 return null; // not started yet
             }
@@ -125,7 +127,7 @@ public class CableObservability {
      * How many message ids this node's poller is behind the newest committed one. 0 without subscribed channels:
      * nothing needs reading then, and the next subscription starts at the newest id.
      */
-    public long cursorLag(Probe probe, Transport.Progress progress) {
+    public long cursorLag(Probe probe, TransportStatus.Progress progress) {
         if (probe == null || probe.newestId() < 0 || engine.subscribers().channelCount() == 0) {
             return 0;
         }
@@ -139,14 +141,14 @@ public class CableObservability {
         long broadcasts = stats.broadcasts();
         long committed = stats.committed();
         long deliveries = stats.deliveries();
-        Transport transport = engine.transport();
-        Optional<Transport.Progress> current = transport.progress();
+        TransportStatus transport = engine.transport().status();
+        Optional<TransportStatus.Progress> current = transport.progress();
         Probe probe = current.isEmpty() ? null : probe();
         if (probe == null) {
             return new Snapshot(engine.adapter(), null, null, null, null, null, null, null, null, null, null, null,
                     null, null, null, null, null, channels, subscribers, broadcasts, committed, deliveries);
         }
-        Transport.Progress progress = current.get();
+        TransportStatus.Progress progress = current.get();
         long now = System.nanoTime();
         long oldest = progress.writerOldestQueuedAtNanos();
         Map<String, Boolean> alive = new HashMap<>();

@@ -61,7 +61,7 @@ public class CableReadinessCheck implements HealthCheck {
         }
         if (details) {
             // Informational only: polling stays correct without the doorbell, so it never makes the node unready.
-            Wakeup wakeup = observability.transport().wakeup();
+            Wakeup wakeup = observability.transport().status().wakeup();
             response.withData("wakeup", wakeup.mode());
             if (wakeup.mode().equals("notify")) {
                 response.withData("doorbell", !wakeup.connected() ? "disconnected"

@@ -1,0 +1,69 @@
+package io.quarkiverse.cable.runtime.core;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What health checks, metrics and the Dev UI read of a {@link Transport}, apart from its data path. A transport that
+ * stores nothing keeps the defaults ({@link #NONE}), which answer "nothing stored, no workers".
+ */
+public interface TransportStatus {
+
+    /** Nothing stored, nothing to wake, no workers. */
+    TransportStatus NONE = new TransportStatus() {
+    };
+
+    /** The datasource that stores the messages; empty when the transport stores nothing. */
+    default Optional<String> datasource() {
+        return Optional.empty();
+    }
+
+    /** How other nodes' commits wake this node's poller; {@link Wakeup#NONE} when nothing needs waking. */
+    default Wakeup wakeup() {
+        return Wakeup.NONE;
+    }
+
+    /** The background workers whose death liveness reports; none when the transport runs no thread. */
+    default List<Worker> workers() {
+        return List.of();
+    }
+
+    /** Where the transport's writer and poller stand now, from memory; empty when it has neither. */
+    default Optional<Progress> progress() {
+        return Optional.empty();
+    }
+
+    /**
+     * Makes the poller also read the newest committed id, so {@link Progress#horizon()} is exact even when the newest
+     * rows belong to channels nobody here subscribes to. Asked for by health and metrics only.
+     */
+    default void trackHorizon() {
+    }
+
+    /** Reads the newest id and the messages older than {@code cutoff} (up to {@code cap}); empty when none stored. */
+    default Optional<StoredCounts> count(Instant cutoff, long cap) throws SQLException {
+        return Optional.empty();
+    }
+
+    /** The newest {@code limit} stored messages, newest first; none when nothing is stored. */
+    default List<PolledMessage> recent(int limit) throws SQLException {
+        return List.of();
+    }
+
+    /**
+     * @param cursor the id the poller has read up to
+     * @param horizon the id up to which every message of a subscribed channel has been read (see trackHorizon)
+     * @param lastPollNanos when the poller last completed a cycle (System.nanoTime)
+     * @param writerQueueDepth broadcasts waiting for the writer
+     * @param writerOldestQueuedAtNanos when the batch being written was first queued, 0 when the writer is idle
+     */
+    record Progress(long cursor, long horizon, long lastPollNanos, int writerQueueDepth,
+            long writerOldestQueuedAtNanos) {
+    }
+
+    /** What the store holds: the newest committed id, and the expired messages counted up to a cap. */
+    record StoredCounts(long newestId, long expired) {
+    }
+}
