@@ -23,6 +23,12 @@ public abstract sealed class CableException extends RuntimeException {
             super(message, null);
         }
 
+        /** The caller's transaction made {@code max} broadcasts already, its most; the writer queue is not involved. */
+        public static QueueFull transactionLimit(int max) {
+            return new QueueFull("Cable broadcast refused: this transaction made its most broadcasts (" + max
+                    + ", see quarkus.cable.writer.max-transaction-broadcasts); the transaction is rolled back");
+        }
+
         /** The channel has {@code share} broadcasts waiting already, its most; the queue may have room for others. */
         public static QueueFull channelShare(int share) {
             return new QueueFull("Cable writer queue holds this channel's share (" + share

@@ -9,6 +9,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.Cable;
@@ -89,6 +91,27 @@ class TransactionalRefusalTest {
         }
     }
 
+    /**
+     * One broadcast over the per-transaction limit is refused at the call, naming that limit (not the writer queue,
+     * which has room), and the whole transaction rolls back: none of the broadcasts before it is delivered.
+     */
+    @Test
+    void oneOverTheTransactionLimitThrowsAndNothingCommits() throws Exception {
+        Config config = ConfigProvider.getConfig();
+        int limit = config.getOptionalValue("quarkus.cable.writer.max-transaction-broadcasts", Integer.class)
+                .orElseGet(() -> config.getValue("quarkus.cable.writer.queue-capacity", Integer.class));
+        String channel = Channels.unique("tx-over-limit");
+        String title = channel + ":item";
+        Collector collector = new Collector();
+        try (Subscription subscription = confirmed(channel, collector)) {
+            assertThatThrownBy(() -> saver.saveAndBroadcastMany(title, channel, limit + 1))
+                    .isInstanceOf(CableException.QueueFull.class)
+                    .hasMessageContaining("(" + limit + ", see quarkus.cable.writer.max-transaction-broadcasts)");
+            assertThat(stored(title)).isZero();
+            assertNothingDelivered(channel, collector);
+        }
+    }
+
     /** Outside a transaction the same refusal stays a failed stage (the call does not throw). */
     @Test
     void outsideATransactionTheStageFails() {
@@ -127,6 +150,16 @@ class TransactionalRefusalTest {
             item.title = title;
             item.persist();
             cable.broadcast(channel, payload);
+        }
+
+        @Transactional
+        void saveAndBroadcastMany(String title, String channel, int count) {
+            TodoItem item = new TodoItem();
+            item.title = title;
+            item.persist();
+            for (int i = 0; i < count; i++) {
+                cable.broadcast(channel, "broadcast " + i);
+            }
         }
 
         @Transactional

@@ -647,8 +647,9 @@ public interface CableRuntimeConfig {
 
         /**
          * How many broadcasts one application transaction may make through the cable (they are held until it
-         * commits). Further broadcasts in that transaction fail with `CableException.QueueFull`. Unset means
-         * `queue-capacity`, the value it had before it was a setting of its own.
+         * commits). A further broadcast in that transaction fails at the call with `CableException.QueueFull` naming
+         * this property, and the transaction is rolled back. Unset means `queue-capacity`, the value it had before it
+         * was a setting of its own.
          */
         @ConfigDocDefault("queue-capacity")
         Optional<Integer> maxTransactionBroadcasts();

@@ -59,7 +59,7 @@ final class TransactionBatch implements Synchronization {
         if (messages.size() >= owner.maxPerTransaction()) {
             // Checked at the call, like an invalid broadcast: the transaction must not commit without it.
             TransactionalBroadcasts.rollBackOnly(transaction);
-            throw new CableException.QueueFull(owner.maxPerTransaction());
+            throw CableException.QueueFull.transactionLimit(owner.maxPerTransaction());
         }
         TransactionStage<Void> stage = new TransactionStage<>(owner.transactions(), transaction);
         messages.add(message);
