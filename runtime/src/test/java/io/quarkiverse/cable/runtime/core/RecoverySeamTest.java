@@ -1,0 +1,225 @@
+package io.quarkiverse.cable.runtime.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.StreamPosition;
+import io.quarkiverse.cable.Subscription;
+import io.smallrye.config.SmallRyeConfigBuilder;
+
+/**
+ * The seam of a recovering subscription, in the core alone, against a fake transport whose starting line, history
+ * read and live messages the test drives one by one: holding (live messages wait while the history is read),
+ * replayed (the replay goes first), live (then the held messages, then everything as it comes). Nothing is lost,
+ * duplicated or reordered across the seam, and a failed history step delivers nothing at all.
+ */
+class RecoverySeamTest {
+
+    private static final String CHANNEL = "seam";
+    private static final String EPOCH = "e1";
+    private static final int BUFFER = 4;
+
+    private final FakeTransport transport = new FakeTransport();
+    private final CableEngine engine = CableEngine.create(config(), transport);
+    private final BlockingQueue<Long> received = new LinkedBlockingQueue<>();
+
+    @Test
+    void replayThenHeldThenLiveWithoutGapOrDuplicate() throws Exception {
+        Subscription subscription = engine.subscribe(CHANNEL, new StreamPosition(EPOCH, 1),
+                message -> received.add(message.position()));
+        LocalSubscription started = transport.start(4);
+        // Live while the history is read: 4 is at the starting line (the replay has it), 5 and 6 are after it.
+        started.offer(message(4));
+        started.offer(message(5));
+        started.offer(message(6));
+        assertThat(subscription.confirmed().toCompletableFuture().isDone()).as("not confirmed while holding").isFalse();
+
+        transport.history.complete(new Replay(List.of(message(2), message(3), message(4)), new StreamPosition(EPOCH, 4)));
+        subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        started.offer(message(7));
+
+        assertThat(take(6)).containsExactly(2L, 3L, 4L, 5L, 6L, 7L);
+        assertThat(received.poll(200, TimeUnit.MILLISECONDS)).as("nothing more").isNull();
+        subscription.close();
+    }
+
+    @Test
+    void anEmptyReplayStillReleasesTheHeldMessagesFirst() throws Exception {
+        Subscription subscription = engine.subscribe(CHANNEL, new StreamPosition(EPOCH, 4),
+                message -> received.add(message.position()));
+        LocalSubscription started = transport.start(4);
+        started.offer(message(5));
+
+        transport.history.complete(new Replay(List.of(), new StreamPosition(EPOCH, 4)));
+        subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        started.offer(message(6));
+
+        assertThat(take(2)).containsExactly(5L, 6L);
+        subscription.close();
+    }
+
+    /** The hold is bounded: one live message over the buffer while reading ends the subscription, nothing delivered. */
+    @Test
+    void tooManyLiveMessagesWhileHoldingEndTheSubscriptionAsSlow() throws Exception {
+        Subscription subscription = engine.subscribe(CHANNEL, new StreamPosition(EPOCH, 1),
+                message -> received.add(message.position()));
+        LocalSubscription started = transport.start(1);
+        for (int i = 2; i <= BUFFER + 1; i++) {
+            assertThat(started.offer(message(i))).isTrue();
+        }
+        assertThat(started.offer(message(BUFFER + 2))).as("over the hold limit").isFalse();
+
+        assertThat(failure(subscription)).isInstanceOf(CableException.SlowConsumer.class);
+        transport.history.complete(new Replay(List.of(), new StreamPosition(EPOCH, 1)));
+        assertThat(received.poll(200, TimeUnit.MILLISECONDS)).as("nothing delivered").isNull();
+    }
+
+    @Test
+    void historyUnavailableEndsTheSubscriptionAndDropsWhatWasHeld() throws Exception {
+        Subscription subscription = engine.subscribe(CHANNEL, new StreamPosition(EPOCH, 1),
+                message -> received.add(message.position()));
+        LocalSubscription started = transport.start(3);
+        started.offer(message(4));
+
+        transport.history.completeExceptionally(new CableException.HistoryUnavailable(CHANNEL,
+                new StreamPosition(EPOCH, 1), CableException.HistoryUnavailable.Reason.TRIMMED, "test"));
+
+        assertThat(failure(subscription)).isInstanceOf(CableException.HistoryUnavailable.class);
+        started.offer(message(5));
+        assertThat(received.poll(200, TimeUnit.MILLISECONDS)).as("neither held nor later messages").isNull();
+    }
+
+    @Test
+    void aFailedHistoryReadEndsTheSubscriptionAsAStorageFailure() throws Exception {
+        Subscription subscription = engine.subscribe(CHANNEL, new StreamPosition(EPOCH, 1),
+                message -> received.add(message.position()));
+        LocalSubscription started = transport.start(3);
+        started.offer(message(4));
+
+        transport.history.completeExceptionally(new java.sql.SQLException("connection reset"));
+
+        assertThat(failure(subscription)).isInstanceOf(CableException.StorageFailed.class)
+                .hasMessageContaining("connection reset");
+        assertThat(received.poll(200, TimeUnit.MILLISECONDS)).isNull();
+    }
+
+    /** A subscription without history never sees what was committed before its starting line. */
+    @Test
+    void aPlainSubscriptionGetsNothingAtOrBelowItsStartingLine() throws Exception {
+        Subscription subscription = engine.subscribe(CHANNEL, message -> received.add(message.position()));
+        LocalSubscription started = transport.start(5);
+        subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        started.offer(message(4));
+        started.offer(message(5));
+        started.offer(message(6));
+
+        assertThat(take(1)).containsExactly(6L);
+        assertThat(received.poll(200, TimeUnit.MILLISECONDS)).isNull();
+        subscription.close();
+    }
+
+    private List<Long> take(int count) throws InterruptedException {
+        List<Long> taken = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Long position = received.poll(60, TimeUnit.SECONDS);
+            assertThat(position).as("message %d of %d (got %s)", i + 1, count, taken).isNotNull();
+            taken.add(position);
+        }
+        return taken;
+    }
+
+    private static Throwable failure(Subscription subscription) throws InterruptedException, TimeoutException {
+        try {
+            subscription.closed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            return e.getCause();
+        }
+        throw new AssertionError("the subscription closed normally");
+    }
+
+    /** The message of position {@code position}, id equal to it: ids and positions grow together on one channel. */
+    private static CableMessage message(long position) {
+        return new CableMessage(position, CHANNEL, ("m" + position).getBytes(StandardCharsets.UTF_8), false, position,
+                EPOCH);
+    }
+
+    private static CableRuntimeConfig config() {
+        return new SmallRyeConfigBuilder().addDiscoveredConverters().withMapping(CableRuntimeConfig.class)
+                .withDefaultValue("quarkus.cable.subscriber-buffer", Integer.toString(BUFFER))
+                .build().getConfigMapping(CableRuntimeConfig.class);
+    }
+
+    /**
+     * A transport the test drives: it records the subscription instead of starting it, and its history read waits for
+     * the test to complete {@link #history}.
+     */
+    private static final class FakeTransport implements TransportFactory, Transport {
+
+        final CompletableFuture<Replay> history = new CompletableFuture<>();
+        private final CompletableFuture<LocalSubscription> subscribed = new CompletableFuture<>();
+
+        @Override
+        public Transport create(SubscriberMap subscribers, CableStats stats) {
+            return this;
+        }
+
+        /** Starts the subscription at {@code startingLine}, as the poller does (its history step begins). */
+        LocalSubscription start(long startingLine) throws Exception {
+            LocalSubscription subscription = subscribed.get(60, TimeUnit.SECONDS);
+            subscription.start(startingLine);
+            return subscription;
+        }
+
+        @Override
+        public String adapter() {
+            return "fake";
+        }
+
+        @Override
+        public CompletableFuture<Void> send(OutgoingMessage message) {
+            throw new UnsupportedOperationException("the seam tests broadcast nothing");
+        }
+
+        @Override
+        public void startSubscription(LocalSubscription subscription) {
+            subscribed.complete(subscription);
+        }
+
+        @Override
+        public HistorySource history() {
+            return (channel, channelHash, request, startingLine) -> {
+                try {
+                    return history.get(60, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    throw (Exception) e.getCause();
+                }
+            };
+        }
+
+        @Override
+        public PresenceStore presence() {
+            throw new UnsupportedOperationException("the seam tests use no presence");
+        }
+
+        @Override
+        public void start() {
+        }
+
+        @Override
+        public void stop() {
+        }
+    }
+}
