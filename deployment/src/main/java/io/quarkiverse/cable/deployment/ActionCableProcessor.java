@@ -31,7 +31,6 @@ import io.quarkiverse.cable.runtime.actioncable.ActionCableRecorder;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableShutdownListener;
 import io.quarkiverse.cable.runtime.actioncable.ChannelRegistry;
-import io.quarkiverse.cable.runtime.actioncable.ChannelRegistryRecorder;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer;
 import io.quarkiverse.cable.runtime.core.CablePresenceBean;
@@ -135,7 +134,7 @@ class ActionCableProcessor {
     @BuildStep
     @Record(ExecutionTime.STATIC_INIT)
     SyntheticBeanBuildItem channels(List<CableChannelBuildItem> found, CombinedIndexBuildItem combined,
-            BuildExclusionsBuildItem exclusions, ChannelRegistryRecorder recorder,
+            BuildExclusionsBuildItem exclusions, ActionCableRecorder recorder,
             BuildProducer<ReflectiveClassBuildItem> reflective) {
         Map<String, String> classes = new HashMap<>();
         Map<String, Set<String>> actions = new HashMap<>();
@@ -227,7 +226,7 @@ class ActionCableProcessor {
     @BuildStep
     @Record(ExecutionTime.STATIC_INIT)
     void bindActionInvokers(List<CableActionInvokerBuildItem> invokers, BeanContainerBuildItem container,
-            ChannelRegistryRecorder recorder, RecorderContext context) {
+            ActionCableRecorder recorder, RecorderContext context) {
         for (CableActionInvokerBuildItem invoker : invokers) {
             recorder.bind(container.getValue(), invoker.channel(), invoker.action(),
                     context.newInstance(invoker.invokerClass()), context.classProxy(invoker.parameterType()));

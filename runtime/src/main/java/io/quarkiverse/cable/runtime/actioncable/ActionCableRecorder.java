@@ -1,9 +1,15 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
+
+import jakarta.enterprise.invoke.Invoker;
 
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkus.arc.Arc;
+import io.quarkus.arc.runtime.BeanContainer;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.annotations.Recorder;
 import io.vertx.core.Handler;
@@ -11,7 +17,10 @@ import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-/** The Action Cable route, registered by the deployment through a route build item, at the configured mount path. */
+/**
+ * The Action Cable front end's one recorder: the channels found at build time, the invokers ArC generated for their
+ * actions, and the route at the configured mount path (registered through a route build item).
+ */
 @Recorder
 public class ActionCableRecorder {
 
@@ -39,5 +48,20 @@ public class ActionCableRecorder {
                 current.handle(context);
             }
         };
+    }
+
+    public Supplier<ChannelRegistry> registry(Map<String, String> classes, Map<String, Set<String>> actions,
+            boolean turboUsed) {
+        return () -> new ChannelRegistry(classes, actions, turboUsed);
+    }
+
+    /**
+     * Binds one action's invoker. The invokers exist only once ArC has validated the beans, after the registry bean
+     * was declared, so they reach the registry instance in a second step rather than through its supplier.
+     */
+    public void bind(BeanContainer container, String channel, String action,
+            RuntimeValue<Invoker<Object, Object>> invoker, Class<?> parameterType) {
+        container.beanInstance(ChannelRegistry.class).bind(channel, action,
+                new CableActionInvoker(invoker.getValue(), parameterType));
     }
 }

@@ -52,7 +52,7 @@ public final class ChannelRegistry {
         this.channels = Map.copyOf(found);
     }
 
-    /** Binds the invoker of a declared action ({@link ChannelRegistryRecorder}). */
+    /** Binds the invoker of a declared action ({@link ActionCableRecorder#bind}). */
     void bind(String channel, String action, CableActionInvoker invoker) {
         Channel found = channels.get(channel);
         if (found == null || !found.actions().contains(action)) {
