@@ -1,7 +1,8 @@
 package io.quarkiverse.cable;
 
+import java.util.concurrent.CompletionStage;
+
 import io.smallrye.mutiny.Multi;
-import io.smallrye.mutiny.Uni;
 
 /**
  * Who is present in a channel, cluster-wide: the presence sets that Action Cable clients join ({@code @anycable/web}'s
@@ -11,10 +12,10 @@ import io.smallrye.mutiny.Uni;
 public interface CablePresence {
 
     /** The channel's presence set now (a database read, off the caller's thread). */
-    Uni<PresenceSnapshot> snapshot(String channel);
+    CompletionStage<PresenceSnapshot> snapshot(String channel);
 
-    /** How many presence ids the channel's set holds now. */
-    Uni<Integer> count(String channel);
+    /** How many presence ids the channel's set holds now (a database read, off the caller's thread). */
+    CompletionStage<Integer> count(String channel);
 
     /**
      * The channel's joins and leaves from now on, on this node, in the order they were committed (each change of the

@@ -133,7 +133,7 @@ class PresenceTest {
         String annLeft = presenceFrame(chat, "{\"type\":\"leave\",\"id\":\"ann\"}");
         bob.awaitFrame(annLeft);
         assertThat(presenceEvents(bob, chat)).containsExactly(annJoined, bobJoined, annLeft);
-        assertThat(presence.snapshot("chat:" + room).await().atMost(Duration.ofSeconds(60)).records())
+        assertThat(presence.snapshot("chat:" + room).toCompletableFuture().get(60, TimeUnit.SECONDS).records())
                 .containsExactly(new PresenceRecord("bob", null));
     }
 
@@ -230,7 +230,7 @@ class PresenceTest {
         ivy.send(join(chat, "\"jay\"", null));
         ivy.send(info(chat));
         ivy.awaitFrame(presenceFrame(chat, "{\"type\":\"info\",\"total\":1,\"records\":[{\"id\":\"jay\"}]}"));
-        assertThat(presence.count(stream).await().atMost(Duration.ofSeconds(60))).isEqualTo(1);
+        assertThat(presence.count(stream).toCompletableFuture().get(60, TimeUnit.SECONDS)).isEqualTo(1);
 
         // Node two's session disconnects and reconnects within node two's TTL: invisible.
         nodeTwo.presence().disconnected("node-two-session-1");
@@ -265,7 +265,7 @@ class PresenceTest {
         nodeTwo.transport().presence().workers().forEach(worker -> worker.stop(10_000));
         assertThat(onNodeOne.poll(60, TimeUnit.SECONDS))
                 .isEqualTo(new PresenceEvent(stream, PresenceEvent.Type.LEAVE, "lou", null));
-        assertThat(presence.count(stream).await().atMost(Duration.ofSeconds(60))).isZero();
+        assertThat(presence.count(stream).toCompletableFuture().get(60, TimeUnit.SECONDS)).isZero();
         listening.cancel();
     }
 

@@ -1,5 +1,8 @@
 package io.quarkiverse.cable.runtime.core;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
@@ -7,7 +10,6 @@ import io.quarkiverse.cable.CablePresence;
 import io.quarkiverse.cable.PresenceEvent;
 import io.quarkiverse.cable.PresenceSnapshot;
 import io.smallrye.mutiny.Multi;
-import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 
 /** The application's {@link CablePresence}: reads of the engine's presence sets, and this node's reader of events. */
@@ -22,15 +24,15 @@ public class CablePresenceBean implements CablePresence {
     CableEngine engine;
 
     @Override
-    public Uni<PresenceSnapshot> snapshot(String channel) {
-        return Uni.createFrom().item(() -> engine.presence().snapshot(channel))
-                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+    public CompletionStage<PresenceSnapshot> snapshot(String channel) {
+        return CompletableFuture.supplyAsync(() -> engine.presence().snapshot(channel),
+                Infrastructure.getDefaultWorkerPool());
     }
 
     @Override
-    public Uni<Integer> count(String channel) {
-        return Uni.createFrom().item(() -> engine.presence().count(channel))
-                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+    public CompletionStage<Integer> count(String channel) {
+        return CompletableFuture.supplyAsync(() -> engine.presence().count(channel),
+                Infrastructure.getDefaultWorkerPool());
     }
 
     @Override
