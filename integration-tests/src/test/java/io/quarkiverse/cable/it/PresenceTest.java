@@ -5,7 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -267,6 +274,71 @@ class PresenceTest {
                 .isEqualTo(new PresenceEvent(stream, PresenceEvent.Type.LEAVE, "lou", null));
         assertThat(presence.count(stream).toCompletableFuture().get(60, TimeUnit.SECONDS)).isZero();
         listening.cancel();
+    }
+
+    /**
+     * A node paused for longer than the TTL finds, when it runs again, that a survivor ended its sessions (gave them
+     * an end and removed its lease). It joins them again: its member is present again, and a node that heard the
+     * leave hears the join after it.
+     */
+    @Test
+    void aNodeThatLostItsLeaseJoinsItsSessionsAgain() throws Exception {
+        nodeTwo = DatabaseNodes.node("presence-node-paused", () -> dataSource, SqlDialect.forDbKind(dbKind),
+                CableConfigs.with("quarkus.cable.presence.ttl", "2s"));
+        nodeTwo.start();
+        String stream = "chat:" + Channels.unique("paused");
+        LinkedBlockingQueue<PresenceEvent> onNodeOne = new LinkedBlockingQueue<>();
+        Cancellable listening = presence.events(stream).subscribe().with(onNodeOne::add);
+        assertThat(nodeTwo.presence().join(stream, "mia", "paused-node-session", null)).isTrue();
+        assertThat(onNodeOne.poll(60, TimeUnit.SECONDS).type()).isEqualTo(PresenceEvent.Type.JOIN);
+        String node = single("SELECT node_id FROM cable_presence_sessions WHERE session_id = 'paused-node-session'");
+
+        // What a survivor's reaper does to a lapsed lease, done here at once: a real pause would race node two's
+        // renewal, which keeps the lease alive whenever it runs first.
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement ended = c.prepareStatement(
+                    "UPDATE cable_presence_sessions SET expires_at = ? WHERE node_id = ?");
+                    PreparedStatement lease = c.prepareStatement("DELETE FROM cable_presence_nodes WHERE node_id = ?")) {
+                ended.setObject(1, LocalDateTime.now(ZoneOffset.UTC).minusMinutes(1));
+                ended.setString(2, node);
+                ended.executeUpdate();
+                lease.setString(1, node);
+                assertThat(lease.executeUpdate()).as("node two's lease").isEqualTo(1);
+            }
+            c.commit();
+        }
+
+        // Whether a reaper removed the rows first (a leave, then node two's join) or node two's renewal came first
+        // (it joined its rows again before they were reaped: nothing to hear), mia ends up present, on a live row.
+        await().atMost(Duration.ofSeconds(60)).until(() -> count("SELECT COUNT(*) FROM cable_presence_nodes"
+                + " WHERE node_id = '" + node + "'") == 1
+                && count("SELECT COUNT(*) FROM cable_presence_sessions WHERE node_id = '" + node
+                        + "' AND expires_at IS NULL") == 1
+                && count("SELECT COUNT(*) FROM cable_presence_sessions WHERE node_id = '" + node
+                        + "' AND expires_at IS NOT NULL") == 0
+                && presence.snapshot(stream).toCompletableFuture().get(60, TimeUnit.SECONDS).records().stream()
+                        .anyMatch(record -> record.id().equals("mia")));
+        PresenceEvent heard = onNodeOne.poll();
+        if (heard != null) {
+            assertThat(heard).isEqualTo(new PresenceEvent(stream, PresenceEvent.Type.LEAVE, "mia", null));
+            assertThat(onNodeOne.poll(60, TimeUnit.SECONDS))
+                    .isEqualTo(new PresenceEvent(stream, PresenceEvent.Type.JOIN, "mia", null));
+        }
+        listening.cancel();
+    }
+
+    private String single(String sql) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery(sql)) {
+            assertThat(rows.next()).as(sql).isTrue();
+            return rows.getString(1);
+        }
+    }
+
+    private long count(String sql) throws SQLException {
+        return Long.parseLong(single(sql));
     }
 
     @Test
