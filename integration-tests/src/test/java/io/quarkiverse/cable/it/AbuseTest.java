@@ -27,6 +27,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -195,6 +196,67 @@ class AbuseTest {
         } finally {
             harness.close();
         }
+    }
+
+    /**
+     * Presence: every subscription of an attacker joins with the largest id and info the server takes, and asks for
+     * more (info over {@code max-info-size}, refused). What it makes the server hold is one membership per
+     * subscription, each within the id and info bounds, so the subscription bound bounds it; the healthy client's
+     * broadcasts go on unharmed.
+     */
+    @Test
+    void presenceJoinsAreBoundedPerSubscription() throws Exception {
+        int attackers = 2;
+        int rooms = 60; // subscribe, join and a refused join: 180 commands, within the command burst (200)
+        String id = "a".repeat(254); // with the attacker's digit, the longest id the server takes (255 characters)
+        String info = "\"" + "i".repeat(1000) + "\""; // within max-info-size (1K)
+        String tooMuch = "\"" + "i".repeat(2000) + "\"";
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        try {
+            AbuseHarness.Baseline baseline = harness.baseline();
+            List<RawWsClient> clients = new ArrayList<>();
+            for (int a = 0; a < attackers; a++) {
+                RawWsClient attacker = RawWsClient.connect(base, "/cable?user=present" + a, EXT, 65536);
+                List<String> identifiers = new ArrayList<>();
+                for (int r = 0; r < rooms; r++) {
+                    String identifier = new JsonObject().put("channel", "ChatChannel")
+                            .put("room", "present-" + a + "-" + r).encode();
+                    identifiers.add(identifier);
+                    attacker.sendText(subscribe(identifier, null));
+                }
+                assertThat(attacker.readTexts(rooms + 1, Duration.ofSeconds(60)).stream()
+                        .filter(frame -> frame.contains("confirm_subscription")).count()).isEqualTo(rooms); // + welcome
+                for (String identifier : identifiers) {
+                    attacker.sendText(join(identifier, id + a, info));
+                    attacker.sendText(join(identifier, id + a, tooMuch));
+                }
+                clients.add(attacker);
+            }
+            List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            long used = AbuseHarness.usedMemory();
+            for (RawWsClient attacker : clients) {
+                List<String> frames = attacker.readTexts(2 * rooms, Duration.ofSeconds(60));
+                assertThat(frames.stream().filter(f -> f.contains("\"type\":\"join\"")).count())
+                        .as("one membership per subscription").isEqualTo(rooms);
+                assertThat(frames.stream().filter(f -> f.contains("\"type\":\"error\"")).count())
+                        .as("every info over max-info-size refused").isEqualTo(rooms);
+                attacker.close();
+            }
+            harness.assertHealthyReceivedEverything();
+            // Each membership is an id of 255 characters and 1 KiB of info, kept by the node for its session and
+            // written three times to the database (the set's row, the session's row, the join event's message):
+            // this suite runs on H2, whose tables live in this heap, so at most 12 KiB a membership (measured: about
+            // 10 with the subscription's own objects).
+            AbuseHarness.report("presence joins on 60 subscriptions (2)", baseline, attack, used,
+                    attackers * (PER_ATTACKER + rooms * 12288L));
+        } finally {
+            harness.close();
+        }
+    }
+
+    private static String join(String identifier, String id, String info) {
+        return "{\"command\":\"join\",\"identifier\":" + Json.encode(identifier)
+                + ",\"presence\":{\"id\":" + Json.encode(id) + ",\"info\":" + info + "}}";
     }
 
     /** Item 4: identifiers over the limit are rejected, so they never multiply the frames of a subscription. */
