@@ -42,6 +42,9 @@
 #   BENCH_PROFILE     1 records a JFR profile of each server (raw/server-<backend>.jfr) and writes its hottest
 #                     methods to raw/hot-methods-<backend>.txt (jfr view hot-methods)
 #   BENCH_SERVER_OPTS / BENCH_LOADGEN_OPTS  extra JVM options
+#   BENCH_RUNS        replaces the mode's runs, ';' between them: "steady|1000|--time 30;storm|1000|"
+#   BENCH_SERVER_HOME another checkout whose bench server (bench/server/build.sh) runs instead of this one's, with
+#                     this checkout's load generator and report (bench/run-before-after.sh)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -70,6 +73,8 @@ URL="ws://127.0.0.1:$PORT/cable"
 PORT_B="${BENCH_PORT_B:-8091}"
 URL_B="ws://127.0.0.1:$PORT_B/cable"
 PIN="${BENCH_PIN:-1}"
+# Whose bench server runs: this checkout's, or another's with its server built (bench/run-before-after.sh).
+SERVER_HOME="${BENCH_SERVER_HOME:-$ROOT}"
 if [ "$CONNECTIONS" = "1" ]; then
   # One node holds every connection: the server and the load generator are separate processes, each under the
   # 20,000 file descriptors a process may open here, and the storm closes its connections before reopening them.
@@ -149,6 +154,10 @@ else
       RUNS+=("fanout|$users|--fanout-rate $rate --fanout-time $FANOUT_TIME --fanout-warmup 5 --fanout-drain 4")
     done
   done
+fi
+# A focused comparison replaces the mode's runs: BENCH_RUNS="steady|1000|--time 30;storm|1000|" (scenario|users|options).
+if [ -n "${BENCH_RUNS:-}" ]; then
+  IFS=';' read -r -a RUNS <<< "$BENCH_RUNS"
 fi
 RAW="$OUT/raw"
 if [ "$CONNECTIONS" = "1" ]; then
@@ -278,7 +287,7 @@ launch_server() { # backend, port, log name -> sets LAUNCHED_PID once /bench/inf
   # shellcheck disable=SC2086
   "${pin[@]}" "$JAVA" -Xmx2g --sun-misc-unsafe-memory-access=allow "${profiling[@]}" ${BENCH_SERVER_OPTS:-} -Dquarkus.profile="$flavour" \
     -Dquarkus.http.port="$port" "${extra[@]}" \
-    -Dbench.relay="$(relay_of "$backend")" -jar "bench/server/target/$flavour/quarkus-app/quarkus-run.jar" \
+    -Dbench.relay="$(relay_of "$backend")" -jar "$SERVER_HOME/bench/server/target/$flavour/quarkus-app/quarkus-run.jar" \
     > "$RAW/$name.log" 2>&1 &
   pid=$!
   for _ in $(seq 1 120); do
@@ -387,8 +396,8 @@ done
 ELAPSED=$(( $(date +%s) - STARTED ))
 
 # --- report -------------------------------------------------------------------------------------------------------
-REV="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-if [ -n "$(git --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+REV="$(git -C "$SERVER_HOME" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [ -n "$(git -C "$SERVER_HOME" --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
   REV="$REV (with uncommitted changes)"
 fi
 COMMAND="bench/run-matrix.sh"
