@@ -38,8 +38,7 @@ class RecoverySeamTest {
 
     @Test
     void replayThenHeldThenLiveWithoutGapOrDuplicate() throws Exception {
-        Subscription subscription = engine.subscribe(CHANNEL, new StreamPosition(EPOCH, 1),
-                message -> received.add(message.position()));
+        Subscription subscription = recovering(1);
         LocalSubscription started = transport.start(4);
         // Live while the history is read: 4 is at the starting line (the replay has it), 5 and 6 are after it.
         started.offer(message(4));
@@ -58,8 +57,7 @@ class RecoverySeamTest {
 
     @Test
     void anEmptyReplayStillReleasesTheHeldMessagesFirst() throws Exception {
-        Subscription subscription = engine.subscribe(CHANNEL, new StreamPosition(EPOCH, 4),
-                message -> received.add(message.position()));
+        Subscription subscription = recovering(4);
         LocalSubscription started = transport.start(4);
         started.offer(message(5));
 
@@ -74,8 +72,7 @@ class RecoverySeamTest {
     /** The hold is bounded: one live message over the buffer while reading ends the subscription, nothing delivered. */
     @Test
     void tooManyLiveMessagesWhileHoldingEndTheSubscriptionAsSlow() throws Exception {
-        Subscription subscription = engine.subscribe(CHANNEL, new StreamPosition(EPOCH, 1),
-                message -> received.add(message.position()));
+        Subscription subscription = recovering(1);
         LocalSubscription started = transport.start(1);
         for (int i = 2; i <= BUFFER + 1; i++) {
             assertThat(started.offer(message(i))).isTrue();
@@ -89,8 +86,7 @@ class RecoverySeamTest {
 
     @Test
     void historyUnavailableEndsTheSubscriptionAndDropsWhatWasHeld() throws Exception {
-        Subscription subscription = engine.subscribe(CHANNEL, new StreamPosition(EPOCH, 1),
-                message -> received.add(message.position()));
+        Subscription subscription = recovering(1);
         LocalSubscription started = transport.start(3);
         started.offer(message(4));
 
@@ -104,8 +100,7 @@ class RecoverySeamTest {
 
     @Test
     void aFailedHistoryReadEndsTheSubscriptionAsAStorageFailure() throws Exception {
-        Subscription subscription = engine.subscribe(CHANNEL, new StreamPosition(EPOCH, 1),
-                message -> received.add(message.position()));
+        Subscription subscription = recovering(1);
         LocalSubscription started = transport.start(3);
         started.offer(message(4));
 
@@ -129,6 +124,11 @@ class RecoverySeamTest {
         assertThat(take(1)).containsExactly(6L);
         assertThat(received.poll(200, TimeUnit.MILLISECONDS)).isNull();
         subscription.close();
+    }
+
+    /** A recovering subscription of {@link #CHANNEL} after position {@code after}, received into {@link #received}. */
+    private Subscription recovering(long after) {
+        return engine.subscribe(CHANNEL, new StreamPosition(EPOCH, after), message -> received.add(message.position()));
     }
 
     private List<Long> take(int count) throws InterruptedException {
