@@ -14,7 +14,6 @@ import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.runtime.core.DirectDelivery;
-import io.quarkiverse.cable.runtime.core.GroupRecovery;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.PresenceEvents;

@@ -39,7 +39,6 @@ public final class CableEngine implements Cable {
     private volatile TransactionalBroadcasts transactions;
     private final HistorySettings historySettings;
     private final ReplayLimits replayLimits;
-    private final SseSettings sseSettings;
     private final Presence presence;
 
     private CableEngine(CableRuntimeConfig config, TransportFactory transport) {
@@ -49,7 +48,6 @@ public final class CableEngine implements Cable {
         this.subscriberBuffer = config.subscriberBuffer();
         this.historySettings = HistorySettings.from(config);
         this.replayLimits = ReplayLimits.from(config);
-        this.sseSettings = SseSettings.from(config);
         this.transport = transport.create(subscribers, stats);
         this.presence = new Presence(this.transport::presence, PresenceSettings.from(config),
                 delivery -> subscribe(IdentityChannels.PRESENCE, delivery));
@@ -218,11 +216,6 @@ public final class CableEngine implements Cable {
 
     public HistorySettings historySettings() {
         return historySettings;
-    }
-
-    /** The SSE streams' bounds. */
-    public SseSettings sseSettings() {
-        return sseSettings;
     }
 
     /** How many messages a subscription may have waiting ({@code quarkus.cable.subscriber-buffer}). */

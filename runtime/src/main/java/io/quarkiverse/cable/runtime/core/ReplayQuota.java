@@ -2,8 +2,8 @@ package io.quarkiverse.cable.runtime.core;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
+import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.StreamPosition;
 
 /**
@@ -42,7 +42,7 @@ public final class ReplayQuota {
         }
     }
 
-    static StreamPosition asked(HistoryRequest request) {
+    public static StreamPosition asked(HistoryRequest request) {
         return request instanceof HistoryRequest.After after ? after.position() : new StreamPosition("-", 0);
     }
 }

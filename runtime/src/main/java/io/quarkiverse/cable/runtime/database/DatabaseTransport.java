@@ -16,7 +16,6 @@ import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.CoalescedHistory;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
 import io.quarkiverse.cable.runtime.core.HistorySource;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;

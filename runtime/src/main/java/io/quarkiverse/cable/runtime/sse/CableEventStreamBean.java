@@ -6,6 +6,7 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 
 import io.quarkiverse.cable.CableEventStream;
 import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.smallrye.mutiny.Multi;
 
@@ -17,8 +18,16 @@ public class CableEventStreamBean implements CableEventStream {
     @Internal
     CableEngine engine;
 
+    private SseSettings settings;
+
+    /** Reads the settings once; {@code CableConfigCheck} validated them when the cable was built. */
+    @Inject
+    void configure(CableRuntimeConfig config) {
+        settings = SseSettings.from(config);
+    }
+
     @Override
     public Multi<OutboundSseEvent> stream(String channel, String lastEventId) {
-        return EventStreams.stream(engine, channel, lastEventId);
+        return EventStreams.stream(engine, settings, channel, lastEventId);
     }
 }

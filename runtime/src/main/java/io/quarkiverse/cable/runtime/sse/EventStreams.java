@@ -20,7 +20,6 @@ import io.quarkiverse.cable.runtime.core.HistoryRequest;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.Recovery;
 import io.quarkiverse.cable.runtime.core.Replay;
-import io.quarkiverse.cable.runtime.core.SseSettings;
 import io.smallrye.mutiny.Multi;
 
 /** The implementation of {@link CableEventStream}: a recovering subscription whose delivery emits events. */
@@ -29,7 +28,7 @@ public final class EventStreams {
     private EventStreams() {
     }
 
-    public static Multi<OutboundSseEvent> stream(CableEngine engine, String channel, String lastEventId) {
+    static Multi<OutboundSseEvent> stream(CableEngine engine, SseSettings settings, String channel, String lastEventId) {
         // Taken now, on the request's thread: how to close this stream's connection when its client stops reading.
         Runnable closeConnection = ConnectionCloser.forCurrentRequest();
         SseAuthorization.checkReserved(channel);
@@ -45,7 +44,7 @@ public final class EventStreams {
             throw new NotAuthorizedException(Response.status(Response.Status.UNAUTHORIZED)
                     .entity("credentials expired").build());
         }
-        SseStream stream = new SseStream(engine, channel, lastEventId, closeConnection, expiresAt);
+        SseStream stream = new SseStream(engine, settings, channel, lastEventId, closeConnection, expiresAt);
         return Multi.createFrom().publisher(stream.outbox);
     }
 
@@ -56,6 +55,7 @@ public final class EventStreams {
      */
     private static final class SseStream implements SseOutbox.Lifecycle {
         private final CableEngine engine;
+        private final SseSettings settings;
         private final String channel;
         private final String lastEventId;
         private final Runnable closeConnection;
@@ -65,14 +65,15 @@ public final class EventStreams {
         private volatile LocalSubscription subscription;
         private volatile StallWatch.Watched watched;
 
-        SseStream(CableEngine engine, String channel, String lastEventId, Runnable closeConnection,
-                Instant expiresAt) {
+        SseStream(CableEngine engine, SseSettings settings, String channel, String lastEventId,
+                Runnable closeConnection, Instant expiresAt) {
             this.expiresAt = expiresAt;
             this.engine = engine;
+            this.settings = settings;
             this.channel = channel;
             this.lastEventId = lastEventId;
             this.closeConnection = closeConnection;
-            this.outbox = new SseOutbox(engine.sseSettings(), this);
+            this.outbox = new SseOutbox(settings, this);
         }
 
         @Override
@@ -93,7 +94,7 @@ public final class EventStreams {
                         return false; // not yet known here: the subscription ends itself as a slow consumer
                     }
                     own.end(new CableException.SlowConsumer(channel, "more than "
-                            + engine.sseSettings().maxPendingBytes() + " bytes of SSE events waiting"
+                            + settings.maxPendingBytes() + " bytes of SSE events waiting"
                             + " (quarkus.cable.sse.max-pending-bytes)"));
                     return true;
                 }
@@ -116,7 +117,6 @@ public final class EventStreams {
                 return;
             }
             subscription = started;
-            SseSettings settings = engine.sseSettings();
             long expiresAtNanos = expiresAt == null ? 0
                     : System.nanoTime() + Duration.between(Instant.now(), expiresAt).toNanos();
             // Expired: the stream ends as a closed subscription does (the response completes); the EventSource

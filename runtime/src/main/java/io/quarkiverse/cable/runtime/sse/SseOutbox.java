@@ -7,7 +7,6 @@ import java.util.concurrent.Flow;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 
 import io.quarkiverse.cable.CableMessage;
-import io.quarkiverse.cable.runtime.core.SseSettings;
 
 /**
  * What one SSE stream has waiting for its client, bounded in bytes, handed to Quarkus REST as it asks for events

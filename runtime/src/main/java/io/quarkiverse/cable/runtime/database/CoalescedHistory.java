@@ -1,9 +1,16 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.runtime.database;
 
 import java.util.Collections;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.HistoryRequest;
+import io.quarkiverse.cable.runtime.core.HistorySource;
+import io.quarkiverse.cable.runtime.core.Replay;
+import io.quarkiverse.cable.runtime.core.ReplayLimits;
+import io.quarkiverse.cable.runtime.core.ReplayQuota;
 
 /**
  * A history source read under {@link ReplayAdmission}, with identical concurrent reads served by one: a reconnect
@@ -13,7 +20,7 @@ import java.util.concurrent.ExecutionException;
  * between them. A read joins another only while that one is in flight (nothing is cached), so the answer is always
  * as fresh as the reader's own would be. Joined reads need no share of the pool.
  */
-public final class CoalescedHistory implements HistorySource {
+final class CoalescedHistory implements HistorySource {
 
     private record Key(String channel, long channelHash, HistoryRequest request, long startingLine) {
     }

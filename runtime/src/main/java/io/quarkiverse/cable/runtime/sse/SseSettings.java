@@ -1,4 +1,6 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.runtime.sse;
+
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 
 /**
  * The bounds of one SSE stream, read once.
@@ -6,7 +8,7 @@ package io.quarkiverse.cable.runtime.core;
  * @param maxPendingBytes the most bytes (event characters) a stream may have waiting for its client
  * @param stallTimeoutNanos how long a stream with events waiting may go without writing one
  */
-public record SseSettings(long maxPendingBytes, long stallTimeoutNanos) {
+record SseSettings(long maxPendingBytes, long stallTimeoutNanos) {
 
     public static SseSettings from(CableRuntimeConfig config) {
         return new SseSettings(config.sse().maxPendingBytes().asLongValue(),

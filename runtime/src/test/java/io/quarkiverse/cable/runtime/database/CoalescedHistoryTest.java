@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.runtime.database;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,10 +15,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
+import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.HistoryRequest;
+import io.quarkiverse.cable.runtime.core.HistorySource;
+import io.quarkiverse.cable.runtime.core.Replay;
+import io.quarkiverse.cable.runtime.core.ReplayLimits;
 
 /**
  * Admission and coalescing of history reads, against a history source whose reads the test holds open (a latch), so
@@ -138,16 +143,5 @@ class CoalescedHistoryTest {
         } finally {
             threads.shutdownNow();
         }
-    }
-
-    @Test
-    void aConnectionAtItsLimitIsRefusedUntilOneOfItsStepsEnds() {
-        ReplayQuota quota = new ReplayQuota(2);
-        quota.acquire("room", FROM_ZERO);
-        quota.acquire("room", FROM_ZERO);
-        assertThatThrownBy(() -> quota.acquire("room", FROM_ZERO)).isInstanceOfSatisfying(HistoryUnavailable.class,
-                e -> assertThat(e.reason()).isEqualTo(Reason.CONNECTION_LIMIT));
-        quota.release();
-        quota.acquire("room", FROM_ZERO);
     }
 }

@@ -1,12 +1,13 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.runtime.database;
 
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
+import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.StreamPosition;
+import io.quarkiverse.cable.runtime.core.ReplayLimits;
 
 /**
  * The history reads' share of the datasource's pool: at most {@code maxConcurrent} reads hold a connection at once,

@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.runtime.actioncable;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -6,6 +6,11 @@ import java.util.List;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.runtime.core.HeldDelivery;
+import io.quarkiverse.cable.runtime.core.LocalSubscription;
+import io.quarkiverse.cable.runtime.core.Recovery;
+import io.quarkiverse.cable.runtime.core.RecoveryOutcomes;
+import io.quarkiverse.cable.runtime.core.Replay;
 
 /**
  * Recovers the streams of one protocol subscription together, with one answer for all of them: either every stream's
@@ -16,7 +21,7 @@ import io.quarkiverse.cable.CableMessage;
  * Each stream is live as soon as it starts (its {@link LocalSubscription} confirms at once); the group finishes once
  * every stream's history step reported and the protocol said the subscription was confirmed ({@link #ready()}).
  */
-public final class GroupRecovery {
+final class GroupRecovery {
 
     /** Where the group's answer goes; called once, under the group's lock, before any held live message. */
     public interface Answer {
