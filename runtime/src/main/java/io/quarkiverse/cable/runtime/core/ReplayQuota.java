@@ -2,8 +2,8 @@ package io.quarkiverse.cable.runtime.core;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.CableException.HistoryUnavailable;
+import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.StreamPosition;
 
 /**
