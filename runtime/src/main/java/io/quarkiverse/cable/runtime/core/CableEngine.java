@@ -18,8 +18,8 @@ import io.quarkiverse.cable.Subscription;
  * The {@link Cable} behind the bean: validates broadcasts and subscriptions, hands them to the transport, and makes
  * sure no failure goes unnoticed even when the caller ignores the returned stage.
  * <p>
- * Internal: applications inject {@link Cable}. The factory methods are the one place a cable is assembled (the
- * recorder, benchmarks and tests of a second node all use it), and the one place its configuration is validated.
+ * Internal: applications inject {@link Cable}. {@link #create} is the one place a cable is assembled (the recorder,
+ * benchmarks and tests of a second node all use it), and the one place its configuration is validated.
  */
 public final class CableEngine implements Cable {
 
