@@ -227,8 +227,8 @@ class AbuseTest {
                 assertThat(attacker.readTexts(rooms + 1, Duration.ofSeconds(60)).stream()
                         .filter(frame -> frame.contains("confirm_subscription")).count()).isEqualTo(rooms); // + welcome
                 for (String identifier : identifiers) {
-                    attacker.sendText(join(identifier, id + a, info));
-                    attacker.sendText(join(identifier, id + a, tooMuch));
+                    attacker.sendText(PresenceTest.join(identifier, Json.encode(id + a), info));
+                    attacker.sendText(PresenceTest.join(identifier, Json.encode(id + a), tooMuch));
                 }
                 clients.add(attacker);
             }
@@ -252,11 +252,6 @@ class AbuseTest {
         } finally {
             harness.close();
         }
-    }
-
-    private static String join(String identifier, String id, String info) {
-        return "{\"command\":\"join\",\"identifier\":" + Json.encode(identifier)
-                + ",\"presence\":{\"id\":" + Json.encode(id) + ",\"info\":" + info + "}}";
     }
 
     /** Item 4: identifiers over the limit are rejected, so they never multiply the frames of a subscription. */

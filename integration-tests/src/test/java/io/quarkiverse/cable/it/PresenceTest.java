@@ -374,7 +374,8 @@ class PresenceTest {
         return "{\"type\":\"presence\",\"identifier\":" + Json.encode(identifier) + ",\"message\":" + messageJson + "}";
     }
 
-    private static String join(String identifier, String idJson, String infoJson) {
+    /** A presence join command ({@code infoJson} null: none), as @anycable/core sends it. */
+    static String join(String identifier, String idJson, String infoJson) {
         return "{\"command\":\"join\",\"identifier\":" + Json.encode(identifier) + ",\"presence\":{\"id\":" + idJson
                 + (infoJson == null ? "" : ",\"info\":" + infoJson) + "}}";
     }

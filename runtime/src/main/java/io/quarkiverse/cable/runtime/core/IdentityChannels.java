@@ -16,6 +16,7 @@ import io.quarkiverse.cable.CableIdentities;
  */
 public final class IdentityChannels {
 
+    /** The prefix {@link CableIdentities#channel} writes (the naming rule is the public API's). */
     public static final String PREFIX = "cable:identity:";
     /** Disconnect commands of every identity: rare, so one channel read by every node beats one per connection. */
     public static final String CONTROL = "cable:control:disconnect";

@@ -33,6 +33,12 @@ public final class MemoryTransport implements Transport {
     private final Object lock = new Object();
     private final MemoryHistory history;
     private final MemoryPresence presence;
+    private final TransportStatus status = new TransportStatus() {
+        @Override
+        public List<Worker> workers() {
+            return presence.workers();
+        }
+    };
     private long lastId;
     private volatile boolean running;
 
@@ -65,12 +71,7 @@ public final class MemoryTransport implements Transport {
     /** Nothing stored; the one worker is the presence sets' reaper. */
     @Override
     public TransportStatus status() {
-        return new TransportStatus() {
-            @Override
-            public List<Worker> workers() {
-                return presence.workers();
-            }
-        };
+        return status;
     }
 
     @Override
