@@ -18,8 +18,8 @@ import io.vertx.core.json.JsonObject;
  */
 final class ExtClient implements AutoCloseable {
 
-    /** A broadcast as the client received it. */
-    record Received(String epoch, long offset, String payload) {
+    /** A broadcast as the client received it, and when (System.nanoTime). */
+    record Received(String epoch, long offset, String payload, long nanos) {
     }
 
     final List<Received> messages = new CopyOnWriteArrayList<>();
@@ -67,7 +67,8 @@ final class ExtClient implements AutoCloseable {
                 if (frame.containsKey("offset")) {
                     Object message = frame.getValue("message");
                     String payload = message instanceof JsonObject json ? json.getString("m") : String.valueOf(message);
-                    messages.add(new Received(frame.getString("epoch"), frame.getLong("offset"), payload));
+                    messages.add(new Received(frame.getString("epoch"), frame.getLong("offset"), payload,
+                            System.nanoTime()));
                 } else if (frame.getString("type") != null && !"ping".equals(frame.getString("type"))) {
                     types.add(frame.getString("type"));
                 }
