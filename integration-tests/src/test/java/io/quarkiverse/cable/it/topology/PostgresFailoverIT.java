@@ -41,7 +41,8 @@ import io.vertx.core.json.JsonObject;
  * on the multi-host URL, producers broadcasting through both, a live client on each node and a recovering client on
  * node A. The primary is SIGKILLed mid-burst and the standby promoted. Every live client must either have every
  * acknowledged message or have been told its history broke (a new epoch), a resume from the old epoch must get
- * reject_history, no (epoch, offset) may ever carry two payloads, and both doorbells must be back on the new primary. Run twice: with asynchronous replication (acknowledged messages may be lost, and clients are
+ * reject_history, no (epoch, offset) may ever carry two payloads, and both doorbells must be back on the new primary. Run
+ * twice: with asynchronous replication (acknowledged messages may be lost, and clients are
  * told) and with synchronous replication, where no acknowledged message may be missing on the new primary. Prints the
  * figures topologies.adoc quotes.
  */
