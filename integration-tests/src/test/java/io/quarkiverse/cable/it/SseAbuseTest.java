@@ -34,8 +34,8 @@ import io.quarkus.test.junit.TestProfile;
 
 /**
  * SSE under attack, beside a healthy client in the same run: a storm of {@code Last-Event-ID: 0} replays is served
- * within the replays' own share of the pool while the healthy client receives every live event and is never closed
- * (its p99 before and during the storm is printed), stalled readers are disconnected within the stall timeout while holding no
+ * within the replays' own share of the pool while the healthy client receives every live event, is never closed and
+ * keeps its p99 within the abuse suite's bound (three times its baseline, floor one second), stalled readers are disconnected within the stall timeout while holding no
  * more heap than their byte bound, and an idle SSE stream costs at most twice an idle Action Cable connection.
  */
 @QuarkusTest
@@ -188,9 +188,13 @@ class SseAbuseTest {
                 System.out.printf("SSE replay storm: healthy p99 baseline %.1f ms, under %d Last-Event-ID: 0 "
                         + "replays %.1f ms; %d history reads%n", baseline / 1e6, attackers, underAttack / 1e6,
                         engine.stats().historyReads() - readsBefore - 1);
-                // The p99 figures are reported, not asserted: speed goals belong to the benchmarks (the project's
-                // rule), and on the shared 2-core machine the baseline alone moves by more than 3x. What is asserted
-                // is the bound's effect: the healthy client got every ping and was never closed as too slow.
+                // The abuse suite's bound (AbuseHarness): three times the baseline, a baseline under a second
+                // counting as one (below that it is the shared machine's scheduling noise). Before the replay bounds
+                // the same storm pushed a healthy p99 to 23.5 s and closed the client as too slow.
+                double baselineMillis = baseline / 1e6;
+                assertThat(underAttack / 1e6).as("healthy p99 under the storm, baseline %.1f ms (floor %.0f ms)",
+                        baselineMillis, AbuseHarness.P99_FLOOR_MILLIS)
+                        .isLessThanOrEqualTo(3 * Math.max(baselineMillis, AbuseHarness.P99_FLOOR_MILLIS));
                 assertThat(healthy.ended).as("the healthy client is never closed").isFalse();
                 assertThat(engine.stats().replaysRejected(Reason.BUSY) - busyBefore)
                         .as("no replay refused: the queue takes a storm of 100").isZero();

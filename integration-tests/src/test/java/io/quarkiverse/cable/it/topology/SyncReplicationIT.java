@@ -21,12 +21,15 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.it.CableNode;
 import io.quarkiverse.cable.it.WsClient;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
 
 /**
  * A PostgreSQL primary with synchronous replication whose standby is away (topology lab, section 1.2): every COMMIT
  * waits without error and without end, {@code statement_timeout} does not bound it, and the waiting commit holds the
  * shard row other nodes' writers queue on. The writer's {@code commit-timeout} must bound it: the broadcasts fail
- * with {@code CommitUnknown} (HTTP 504 here), not success or failure, and no node waits much longer than that.
+ * with {@code CommitUnknown} (HTTP 504 here), not success or failure, and no node waits much longer than that. The
+ * same deadline bounds presence transactions: a join is answered with the presence error frame, not never.
  */
 class SyncReplicationIT {
 
@@ -105,6 +108,52 @@ class SyncReplicationIT {
         assertThat(a.broadcast("room:" + room, "back").statusCode()).isEqualTo(202);
         onB.awaitFrame("back");
         assertThat(onB.received).containsOnlyOnce("replicated", "unknown-a", "unknown-b", "back");
+    }
+
+    @Test
+    void aPresenceJoinWaitingForAMissingStandbyIsAnsweredWithAnErrorWithinTheDeadline() throws Exception {
+        Map<String, String> config = Map.of("quarkus.cable.writer.commit-timeout", COMMIT_TIMEOUT.toMillis() + "ms");
+        CableNode node = Nodes.start(nodes, Map.of("sync-presence", URL), config).get(0);
+        String room = new JsonObject().put("channel", "ChatChannel").put("room", "sync-" + UUID.randomUUID()).encode();
+        WsClient ann = subscribed(node, "ann", room);
+        WsClient bob = subscribed(node, "bob", room);
+        ann.send(join(room, "ann")); // the node's lease and a member, while the standby is there
+        bob.awaitFrame(presence(room, "{\"type\":\"join\",\"id\":\"ann\"}"));
+
+        PG_SYNC.run("standby-away", 60);
+        long started = System.nanoTime();
+        bob.send(join(room, "bob"));
+        // Without a deadline on presence commits (the code before it) the join is never answered: the client's
+        // presence.join() hangs, and so does every later command of the connection.
+        bob.awaitFrame(presence(room, "{\"type\":\"error\",\"total\":0}"));
+        Duration answered = Duration.ofNanos(System.nanoTime() - started);
+        System.out.printf("[topology] sync standby away: a presence join answered with an error after %d ms"
+                + " (commit-timeout %d ms)%n", answered.toMillis(), COMMIT_TIMEOUT.toMillis());
+        assertThat(answered).as("the join answered").isLessThan(COMMIT_TIMEOUT.multipliedBy(2).plus(Duration.ofSeconds(8)));
+
+        PG_SYNC.run("standby-back", 60);
+        // The connection went on, and the node's presence with it: the set answers, ann is in it.
+        bob.send(new JsonObject().put("command", "presence").put("identifier", room).put("data", new JsonObject())
+                .encode());
+        await().atMost(Duration.ofSeconds(60)).until(() -> bob.received.stream()
+                .anyMatch(frame -> frame.contains("\"type\":\"info\"") && frame.contains("\"ann\"")));
+    }
+
+    private WsClient subscribed(CableNode node, String user, String identifier) throws Exception {
+        WsClient client = WsClient.connect(null, node.base(), "/cable?user=" + user, "actioncable-v1-ext-json");
+        clients.add(client);
+        client.send(new JsonObject().put("command", "subscribe").put("identifier", identifier).encode());
+        client.awaitFrame("{\"identifier\":" + Json.encode(identifier) + ",\"type\":\"confirm_subscription\"}");
+        return client;
+    }
+
+    private static String join(String identifier, String id) {
+        return new JsonObject().put("command", "join").put("identifier", identifier)
+                .put("presence", new JsonObject().put("id", id)).encode();
+    }
+
+    private static String presence(String identifier, String messageJson) {
+        return "{\"type\":\"presence\",\"identifier\":" + Json.encode(identifier) + ",\"message\":" + messageJson + "}";
     }
 
     /** A node's answer to a broadcast, and how long after the start of the case it came. */

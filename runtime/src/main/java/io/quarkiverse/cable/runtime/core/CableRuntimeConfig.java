@@ -678,7 +678,8 @@ public interface CableRuntimeConfig {
          * broadcasts of the batch fail with `CableException.CommitUnknown` (they may be stored, and delivered) and
          * the writer goes on. It bounds a commit that waits for a synchronous standby that is away (PostgreSQL's
          * `synchronous_standby_names`: `statement_timeout` does not bound that wait), and how long such a commit
-         * holds the lock other nodes' writers queue on.
+         * holds the lock other nodes' writers queue on. Presence transactions (joins, leaves) are bounded by it too:
+         * a join whose commit overran it is answered with the presence error frame.
          */
         @WithDefault("30s")
         Duration commitTimeout();

@@ -45,7 +45,10 @@ import io.quarkiverse.cable.runtime.core.Worker;
  * the TTL and others reaped it) joins its sessions again.
  * <p>
  * The work runs on virtual threads of its own, at most {@link #MAX_CONCURRENT} transactions at once: never inside
- * the caller's JTA transaction, and never taking more of the pool than the writer and the poller can spare.
+ * the caller's JTA transaction, and never taking more of the pool than the writer and the poller can spare. Each
+ * COMMIT is bounded by {@code quarkus.cable.writer.commit-timeout}, as the writer's are: a commit waiting for a
+ * synchronous standby that is away would otherwise hold a permit, and the connection whose command waits on it,
+ * forever; after four such commits no presence command of the node would ever be answered.
  */
 final class DatabasePresence implements PresenceStore {
 
@@ -60,6 +63,7 @@ final class DatabasePresence implements PresenceStore {
     private final PresenceTable table;
     private final PresenceSettings settings;
     private final IntConsumer afterCommit;
+    private final CommitDeadline commitDeadline;
     private final FailureLog failures;
     /** Identifies this node's sessions and lease; new at every start. */
     private final String nodeId = UUID.randomUUID().toString();
@@ -91,8 +95,9 @@ final class DatabasePresence implements PresenceStore {
 
     /** {@code afterCommit} gets the number of event rows each committed transaction wrote (wakes the poller). */
     public DatabasePresence(DataSource dataSource, MessageStore store, SqlDialect sql, PresenceSettings settings,
-            CableStats stats, IntConsumer afterCommit) {
+            CommitDeadline commitDeadline, CableStats stats, IntConsumer afterCommit) {
         this.dataSource = dataSource;
+        this.commitDeadline = commitDeadline;
         this.store = store;
         this.table = new PresenceTable(sql);
         this.settings = settings;
@@ -109,9 +114,15 @@ final class DatabasePresence implements PresenceStore {
     public boolean join(String channel, String presenceId, String sessionId, String infoJson) {
         ensureLease();
         long hash = ChannelHash.of(channel);
-        boolean added = transaction((c, now) -> joinIn(c, channel, hash, presenceId, sessionId, infoJson, now));
-        bySession.computeIfAbsent(sessionId, ignored -> new ConcurrentHashMap<>())
-                .put(new Membership(channel, presenceId), infoJson == null ? "" : infoJson);
+        boolean added;
+        try {
+            added = transaction((c, now) -> joinIn(c, channel, hash, presenceId, sessionId, infoJson, now));
+        } catch (CableException.CommitUnknown e) {
+            // The session's row may be stored: remembered, so that the session's end hands it to the TTL as well.
+            remember(sessionId, channel, presenceId, infoJson);
+            throw e;
+        }
+        remember(sessionId, channel, presenceId, infoJson);
         return added;
     }
 
@@ -171,9 +182,9 @@ final class DatabasePresence implements PresenceStore {
                 LOG.debugf("Presence: this node's sessions could not be handed to the TTL at stop: %s", e.getMessage());
             }
         }
-        // Not close(): it would wait for a transaction that hangs (a commit waiting for a missing synchronous
-        // standby has no deadline here), and a stopping node must not.
+        // Not close(): it would wait for a transaction that is still running, and a stopping node must not.
         threads.shutdownNow();
+        commitDeadline.close();
     }
 
     @Override
@@ -226,6 +237,11 @@ final class DatabasePresence implements PresenceStore {
     private void writeEvent(Connection c, byte[] envelope, Instant now) throws SQLException {
         store.writeInTransaction(c, List.of(new OutgoingMessage(IdentityChannels.PRESENCE, PRESENCE_HASH, envelope,
                 false, System.nanoTime(), new CompletableFuture<>())), now);
+    }
+
+    private void remember(String sessionId, String channel, String presenceId, String infoJson) {
+        bySession.computeIfAbsent(sessionId, ignored -> new ConcurrentHashMap<>())
+                .put(new Membership(channel, presenceId), infoJson == null ? "" : infoJson);
     }
 
     private void forget(String sessionId, Membership membership) {
@@ -319,7 +335,7 @@ final class DatabasePresence implements PresenceStore {
                     c.setAutoCommit(false);
                     try {
                         Outcome<T> outcome = work.run(c, Instant.now());
-                        c.commit();
+                        commit(c);
                         Change change = outcome.change();
                         if (change != null) {
                             afterCommit.accept(1);
@@ -333,7 +349,9 @@ final class DatabasePresence implements PresenceStore {
                         c.rollback();
                         throw e;
                     } finally {
-                        c.setAutoCommit(autoCommit);
+                        if (!c.isClosed()) { // aborted after an overrun commit: nothing to restore
+                            c.setAutoCommit(autoCommit);
+                        }
                     }
                 } catch (SQLException e) {
                     last = e;
@@ -345,6 +363,34 @@ final class DatabasePresence implements PresenceStore {
             }
             throw new CableException.StorageFailed("Cable presence could not be stored", last);
         });
+    }
+
+    /**
+     * Commits under the deadline. When it fires first the outcome is unknown (PostgreSQL keeps a cancelled
+     * synchronous commit locally): the change and its event may be stored, so the caller is told
+     * {@link CableException.CommitUnknown}, never retried, and the connection, which the cancel may still reach,
+     * is aborted so that the pool never lends it out again.
+     */
+    private void commit(Connection c) throws SQLException {
+        CommitDeadline.Watch watch = commitDeadline.watch(c);
+        SQLException failure = null;
+        try {
+            c.commit();
+        } catch (SQLException e) {
+            failure = e;
+        }
+        if (watch.answered()) {
+            try {
+                c.abort(Runnable::run);
+            } catch (SQLException | RuntimeException ignored) {
+                // Broken already.
+            }
+            throw new CableException.CommitUnknown("A presence change did not commit within"
+                    + " quarkus.cable.writer.commit-timeout; it may or may not be stored", failure);
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     private <T> T read(Work1<T> work) {

@@ -113,11 +113,13 @@ public final class DatabaseTransport implements Transport, TransportStatus {
         });
         // Presence events are written in the transactions that change the sets; their commits wake pollers the
         // same way as the writer's.
-        presence = new DatabasePresence(source, store, dialect, PresenceSettings.from(config), stats, rows -> {
-            poller.wake();
-            ringing.committed();
-            trimmer.afterWrite(rows);
-        });
+        // Its commits are bounded like the writer's (a synchronous standby that is away), by a deadline of its own.
+        presence = new DatabasePresence(source, store, dialect, PresenceSettings.from(config),
+                new CommitDeadline(store, config.writer().commitTimeout()), stats, rows -> {
+                    poller.wake();
+                    ringing.committed();
+                    trimmer.afterWrite(rows);
+                });
         if (trackHorizon) {
             poller.trackHorizon();
         }
