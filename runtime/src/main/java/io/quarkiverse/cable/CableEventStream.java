@@ -48,6 +48,14 @@ public interface CableEventStream {
     String HISTORY_LOST = "cable-history-lost";
 
     /**
+     * The name of the events that carry a presence set's changes to a stream in that set
+     * ({@link #streamWithPresence}): data {@code {"type":"join","id":"42","info":{...}}} or
+     * {@code {"type":"leave","id":"42"}}, as Action Cable clients get them, or {@code {"type":"error"}} when the
+     * stream's own join failed. They carry no id, so they never move the browser's {@code Last-Event-ID}.
+     */
+    String PRESENCE = "cable-presence";
+
+    /**
      * The events of {@code channel}, resuming after {@code lastEventId} when it is not null or blank. Cancelling the
      * stream (the browser went away) ends the subscription; a client too slow to take the events ends the stream.
      */
@@ -59,6 +67,21 @@ public interface CableEventStream {
      * the stream starts right after the cursor, so nothing committed after the render is missed and nothing before
      * it is sent. The browser's own {@code Last-Event-ID} (sent when it reconnects) is newer and wins.
      */
+    /**
+     * Like {@link #stream(String, String)}, and the stream is a member of {@code channel}'s presence set (see
+     * {@link CablePresence}) as {@code presenceId}, with {@code info} (any value Vert.x JSON encodes, or null), for
+     * as long as it lasts: it joins once it is live, and when it ends (the browser went away) its membership lasts
+     * {@code quarkus.cable.presence.ttl} more, so an {@code EventSource} that reconnects within it is never seen to
+     * leave. Ids are deduplicated across streams, connections and nodes as for every presence set. The stream also
+     * receives the set's joins and leaves from then on, its own join included, as {@value #PRESENCE} events (at most
+     * once: they are not replayed after a reconnect; read {@link CablePresence#snapshot} for the state).
+     *
+     * @throws IllegalArgumentException when {@code presenceId} is empty or over 255 characters, or {@code info} is
+     *         larger than {@code quarkus.cable.presence.max-info-size} as JSON (an endpoint answers 500 unless it
+     *         checks first)
+     */
+    Multi<OutboundSseEvent> streamWithPresence(String channel, String lastEventId, String presenceId, Object info);
+
     default Multi<OutboundSseEvent> stream(String channel, String lastEventId, String cursor) {
         boolean resuming = lastEventId != null && !lastEventId.isBlank();
         return stream(channel, resuming ? lastEventId : cursor);

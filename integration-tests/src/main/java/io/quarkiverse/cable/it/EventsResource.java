@@ -1,6 +1,9 @@
 package io.quarkiverse.cable.it;
 
+import java.util.Map;
+
 import jakarta.inject.Inject;
+import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -31,5 +34,22 @@ public class EventsResource {
             @HeaderParam("Last-Event-ID") String lastEventId, @QueryParam("drop-after") @DefaultValue("0") int dropAfter) {
         Multi<OutboundSseEvent> events = streams.stream(channel, lastEventId);
         return dropAfter > 0 ? events.select().first(dropAfter) : events;
+    }
+
+    /**
+     * The channel with its presence set: the stream is in it as {@code user}, a name the client picks, so a test
+     * endpoint only (an application takes the id from the request's authenticated identity).
+     */
+    @TestEndpoint
+    @GET
+    @Path("/present/{channel}")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    public Multi<OutboundSseEvent> present(@PathParam("channel") String channel,
+            @HeaderParam("Last-Event-ID") String lastEventId, @QueryParam("user") @DefaultValue("") String user) {
+        try {
+            return streams.streamWithPresence(channel, lastEventId, user, Map.of("name", user));
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException(e.getMessage()); // an id the presence set refuses is the client's error
+        }
     }
 }

@@ -28,6 +28,13 @@ public class CableEventStreamBean implements CableEventStream {
 
     @Override
     public Multi<OutboundSseEvent> stream(String channel, String lastEventId) {
-        return EventStreams.stream(engine, settings, channel, lastEventId);
+        return EventStreams.stream(engine, settings, channel, lastEventId, null);
+    }
+
+    @Override
+    public Multi<OutboundSseEvent> streamWithPresence(String channel, String lastEventId, String presenceId,
+            Object info) {
+        return EventStreams.stream(engine, settings, channel, lastEventId,
+                SsePresence.member(engine, presenceId, info));
     }
 }

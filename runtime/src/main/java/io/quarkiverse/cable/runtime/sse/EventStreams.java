@@ -28,7 +28,9 @@ public final class EventStreams {
     private EventStreams() {
     }
 
-    static Multi<OutboundSseEvent> stream(CableEngine engine, SseSettings settings, String channel, String lastEventId) {
+    /** {@code member}: who the stream is in the channel's presence set, or null for a stream without presence. */
+    static Multi<OutboundSseEvent> stream(CableEngine engine, SseSettings settings, String channel, String lastEventId,
+            SsePresence.Member member) {
         // Taken now, on the request's thread: how to close this stream's connection when its client stops reading.
         Runnable closeConnection = ConnectionCloser.forCurrentRequest();
         SseAuthorization.checkReserved(channel);
@@ -44,7 +46,7 @@ public final class EventStreams {
             throw new NotAuthorizedException(Response.status(Response.Status.UNAUTHORIZED)
                     .entity("credentials expired").build());
         }
-        SseStream stream = new SseStream(engine, settings, channel, lastEventId, closeConnection, expiresAt);
+        SseStream stream = new SseStream(engine, settings, channel, lastEventId, closeConnection, expiresAt, member);
         return Multi.createFrom().publisher(stream.outbox);
     }
 
@@ -61,13 +63,16 @@ public final class EventStreams {
         private final Runnable closeConnection;
         /** When the request's credentials expire, or null: the stream ends there, and the client asks again. */
         private final Instant expiresAt;
+        private final SsePresence.Member member;
         final SseOutbox outbox;
         private volatile LocalSubscription subscription;
         private volatile StallWatch.Watched watched;
+        private volatile SsePresence presence;
 
         SseStream(CableEngine engine, SseSettings settings, String channel, String lastEventId,
-                Runnable closeConnection, Instant expiresAt) {
+                Runnable closeConnection, Instant expiresAt, SsePresence.Member member) {
             this.expiresAt = expiresAt;
+            this.member = member;
             this.engine = engine;
             this.settings = settings;
             this.channel = channel;
@@ -86,17 +91,7 @@ public final class EventStreams {
             Delivery delivery = new Delivery() {
                 @Override
                 public boolean offer(CableMessage message) {
-                    if (outbox.offer(SharedEvents.of(message))) {
-                        return true;
-                    }
-                    LocalSubscription own = subscription();
-                    if (own == null) {
-                        return false; // not yet known here: the subscription ends itself as a slow consumer
-                    }
-                    own.end(new CableException.SlowConsumer(channel, "more than "
-                            + settings.maxPendingBytes() + " bytes of SSE events waiting"
-                            + " (quarkus.cable.sse.max-pending-bytes)"));
-                    return true;
+                    return offerOrEnd(SharedEvents.of(message));
                 }
 
                 @Override
@@ -125,7 +120,12 @@ public final class EventStreams {
                     "no SSE event written for " + settings.stallTimeoutNanos() / 1_000_000
                             + " ms (quarkus.cable.websocket.stall-timeout)")),
                     expiresAtNanos, expiresAt == null ? null : started::close);
+            if (member != null) {
+                presence = new SsePresence(engine, channel, member, this::offerOrEnd);
+                presence.start();
+            }
             started.closed().whenComplete((ignored, failure) -> {
+                endPresence();
                 if (failure instanceof CableException.SlowConsumer) {
                     slow(failure);
                 } else if (failure != null) {
@@ -151,8 +151,28 @@ public final class EventStreams {
             closeConnection.run();
         }
 
-        private LocalSubscription subscription() {
-            return subscription;
+        /**
+         * Queues {@code event}; over the stream's byte bound the subscription ends as a slow consumer. False only
+         * while the subscription is not yet known here: then it ends itself as one.
+         */
+        private boolean offerOrEnd(TextEvent event) {
+            if (outbox.offer(event)) {
+                return true;
+            }
+            LocalSubscription own = subscription;
+            if (own == null) {
+                return false;
+            }
+            own.end(new CableException.SlowConsumer(channel, "more than " + settings.maxPendingBytes()
+                    + " bytes of SSE events waiting (quarkus.cable.sse.max-pending-bytes)"));
+            return true;
+        }
+
+        private void endPresence() {
+            SsePresence member = presence;
+            if (member != null) {
+                member.end();
+            }
         }
 
         @Override
@@ -165,6 +185,7 @@ public final class EventStreams {
             if (started != null) {
                 started.close();
             }
+            endPresence();
         }
     }
 

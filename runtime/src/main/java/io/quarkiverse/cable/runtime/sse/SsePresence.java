@@ -1,0 +1,122 @@
+package io.quarkiverse.cable.runtime.sse;
+
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+import io.quarkiverse.cable.CableEventStream;
+import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.PresenceEvents;
+import io.vertx.core.json.Json;
+
+/**
+ * An SSE stream's membership of its channel's presence set ({@code CableEventStream.streamWithPresence}): it hears
+ * the set's events from its start, joins once this node reads them (so it hears its own join), and at its end hands
+ * its membership to the TTL, as an Action Cable connection that closed does: an {@code EventSource} that reconnects
+ * within the TTL is never seen to leave. The join and the hand-off wait for the database, so they run on virtual
+ * threads of their own, never on the event loop or the poller.
+ */
+final class SsePresence {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** Who the stream is in the set, checked when the stream is asked for. */
+    record Member(String presenceId, String infoJson) {
+    }
+
+    /** The member {@code presenceId} with {@code info}; refuses what every presence join refuses. */
+    static Member member(CableEngine engine, String presenceId, Object info) {
+        Objects.requireNonNull(presenceId, "presenceId");
+        String infoJson = info == null ? null : Json.encode(info);
+        String problem = engine.presence().problem(presenceId, infoJson);
+        if (problem != null) {
+            throw new IllegalArgumentException("Cable presence join refused: " + problem);
+        }
+        return new Member(presenceId, infoJson);
+    }
+
+    private final CableEngine engine;
+    private final String channel;
+    private final Member member;
+    /** 128 random bits: one session per stream, never guessable (as Action Cable's session ids). */
+    private final String sessionId = newSessionId();
+    private final Consumer<TextEvent> send;
+    private final PresenceEvents.Listener listener;
+    private boolean joined;
+    private boolean ended;
+
+    /** {@code send} queues an event on the stream (and ends it as a slow consumer when it cannot). */
+    SsePresence(CableEngine engine, String channel, Member member, Consumer<TextEvent> send) {
+        this.engine = engine;
+        this.channel = channel;
+        this.member = member;
+        this.send = send;
+        this.listener = event -> send.accept(new TextEvent(CableEventStream.PRESENCE, null, event.eventJson()));
+    }
+
+    void start() {
+        engine.presence().events().listen(channel, listener)
+                .whenComplete((reading, failure) -> Thread.ofVirtual().name("cable-sse-presence").start(this::join));
+    }
+
+    /** The stream ended: it stops hearing the set, and a joined membership is handed to the TTL. */
+    void end() {
+        engine.presence().events().stopListening(channel, listener);
+        boolean handOff;
+        synchronized (this) {
+            if (ended) {
+                return;
+            }
+            ended = true;
+            handOff = joined;
+        }
+        if (handOff) {
+            Thread.ofVirtual().name("cable-sse-presence").start(this::handOff);
+        }
+    }
+
+    private void join() {
+        synchronized (this) {
+            if (ended) {
+                return; // the client went away before the join: nothing to undo
+            }
+        }
+        try {
+            engine.presence().join(channel, member.presenceId(), sessionId, member.infoJson());
+        } catch (CableException e) {
+            engine.recordFailure(CableStats.Failure.STORAGE, "sse-presence", "An SSE stream could not join presence on "
+                    + channel + ": " + e.getMessage());
+            send.accept(new TextEvent(CableEventStream.PRESENCE, null, "{\"type\":\"error\"}"));
+            if (!(e instanceof CableException.CommitUnknown)) {
+                return; // nothing stored
+            }
+            // An overrun commit may have stored the session: handed to the TTL at the end like a joined one.
+        }
+        boolean endedMeanwhile;
+        synchronized (this) {
+            joined = true;
+            endedMeanwhile = ended;
+        }
+        if (endedMeanwhile) {
+            handOff();
+        }
+    }
+
+    private void handOff() {
+        try {
+            engine.presence().disconnected(sessionId);
+        } catch (CableException e) {
+            engine.recordFailure(CableStats.Failure.STORAGE, "sse-presence", "An ended SSE stream's presence on "
+                    + channel + " could not be handed to the TTL: " + e.getMessage());
+        }
+    }
+
+    private static String newSessionId() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return "sse-" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+}
