@@ -29,9 +29,12 @@ import io.vertx.core.json.JsonObject;
  * Credentials that expire ({@code quarkus.identity.expire-time} on the security identity, as SmallRye JWT and OIDC set
  * it from a token's {@code exp}): an Action Cable connection with an expired token is told {@code token_expired}
  * instead of welcomed, one whose token expires while it is open is told so at that time and closed, and
- * {@code @anycable/core}'s tokenRefresher reconnects with a fresh token (src/test/js/tokens.test.js); a Server-Sent
- * Events stream ends at its expiry, and one asked for with expired credentials is answered 401. The test
- * application's token is {@code ?token=<user>.<expiry in epoch seconds>} ({@code TestTokenAuthentication}).
+ * {@code @anycable/core}'s tokenRefresher reconnects with a fresh token (src/test/js/tokens.test.js), as does
+ * {@code @anycable/web}'s in headless Chromium with {@code fetchTokenFromHTML()} and the test application's
+ * {@code /token-page} (src/test/js/tokens-browser.test.js; Node and {@code /usr/bin/chromium} are required: without
+ * them that test fails rather than skips); a Server-Sent Events stream ends at its expiry, and one asked for with
+ * expired credentials is answered 401. The test application's token is
+ * {@code ?token=<user>.<expiry in epoch seconds>} ({@code TestTokenAuthentication}).
  */
 @QuarkusTest
 @DatabaseIndependent
@@ -117,6 +120,11 @@ class TokenExpiryTest {
     @Test
     void theTokenRefresherOfAnyCableReconnectsWithAFreshToken() throws Exception {
         NodeTests.assertPasses(base, "tokens.test.js", 1);
+    }
+
+    @Test
+    void theTokenRefresherOfAnyCableWebInChromiumFetchesAFreshTokenAndReconnects() throws Exception {
+        NodeTests.assertPasses(base, "tokens-browser.test.js", 1);
     }
 
     private static long inSeconds(long seconds) {
