@@ -1,9 +1,10 @@
 // Token expiry with @anycable/web in headless Chromium (started by TokenExpiryTest, which passes the application's
 // address in CABLE_BASE). The page connects with a token of the test application (?token=<user>.<expiry in epoch
-// seconds>, TestTokenAuthentication) that expires 4 s later; the cable then says {"type":"disconnect","reason":
-// "token_expired","reconnect":false}, and the tokenRefresher, @anycable/web's fetchTokenFromHTML(), fetches the test
-// application's /token-page (TokenPageResource) for a fresh token in its cable-token meta tag, sets it on the
-// transport and reconnects; the channel is subscribed again and the user's messages go on.
+// seconds>, TestTokenAuthentication) that expires 8 s later (time to connect and subscribe on a loaded machine); the
+// cable then says {"type":"disconnect","reason":"token_expired","reconnect":false}, and the tokenRefresher,
+// @anycable/web's fetchTokenFromHTML(), fetches the test application's /token-page (TokenPageResource) for a fresh
+// token in its cable-token meta tag, sets it on the transport and reconnects; the channel is subscribed again and the
+// user's messages go on.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BASE, RUN, IMPORT_MAP, until, withBrowser, servePage } from "./browser-support.js";
@@ -14,7 +15,7 @@ function tokenPage(user, room) {
     window.events = [];
     window.refreshes = 0;
     const fetchToken = fetchTokenFromHTML({ url: "/token-page?user=${user}" });
-    window.firstToken = "${user}." + (Math.floor(Date.now() / 1000) + 4);
+    window.firstToken = "${user}." + (Math.floor(Date.now() / 1000) + 8);
     const cable = createCable("ws://" + location.host + "/cable?token=" + window.firstToken, {
       protocol: "actioncable-v1-ext-json", logLevel: "warn",
       tokenRefresher: async (transport) => {
