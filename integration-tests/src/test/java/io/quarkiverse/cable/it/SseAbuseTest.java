@@ -35,7 +35,8 @@ import io.quarkus.test.junit.TestProfile;
 /**
  * SSE under attack, beside a healthy client in the same run: a storm of {@code Last-Event-ID: 0} replays is served
  * within the replays' own share of the pool while the healthy client receives every live event, is never closed and
- * keeps its p99 within the abuse suite's bound (three times its baseline, floor one second), stalled readers are disconnected within the stall timeout while holding no
+ * keeps its p99 within the abuse suite's bound (three times its baseline, floor one second), stalled readers are disconnected
+ * within the stall timeout while holding no
  * more heap than their byte bound, and an idle SSE stream costs at most twice an idle Action Cable connection.
  */
 @QuarkusTest

@@ -149,7 +149,7 @@ public final class WsClient implements AutoCloseable {
                 + "; closed: " + (closeStatus.isDone() ? closeStatus.join() + " " + closeReason : "no");
     }
 
-    void send(String text) throws Exception {
+    public void send(String text) throws Exception {
         socket.sendText(text, true).get(30, TimeUnit.SECONDS);
     }
 
