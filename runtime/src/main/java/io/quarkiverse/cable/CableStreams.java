@@ -8,7 +8,8 @@ import io.quarkus.websockets.next.WebSocketConnection;
 /**
  * Starts and stops cable channels on WebSocket connections at run time (Action Cable's {@code stream_from} and
  * {@code stop_stream_from}), for example from {@code @OnOpen} or {@code @OnTextMessage} handlers. Streams of a
- * connection stop by themselves when it closes. Inject it with {@code @Inject CableStreams streams}.
+ * connection stop by themselves when it closes. It also puts connections into presence sets
+ * ({@link #joinPresence}). Inject it with {@code @Inject CableStreams streams}.
  */
 public interface CableStreams {
 
@@ -35,4 +36,30 @@ public interface CableStreams {
 
     /** Completes when every stream started so far on {@code connection} (including {@link StreamFrom}'s) is live. */
     CompletionStage<Void> confirmed(WebSocketConnection connection);
+
+    /**
+     * Puts {@code connection} into the presence set of {@code channel} as {@code presenceId}, on the server, as Action
+     * Cable's {@code ChannelSubscription.joinPresence} does: the set holds ids, not connections, so the first session
+     * with an id (on any node, Action Cable's too) makes the join event and more are silent; the newest join's info is
+     * kept. The events reach Action Cable subscriptions with that presence set and {@link CablePresence#events} on every
+     * node. The connection's close hands its memberships to {@code quarkus.cable.presence.ttl}: the leave comes when
+     * the id's last session is gone and did not come back within it.
+     * <p>
+     * {@code info} is any object, written as JSON (a {@code String} is a JSON string), or {@code null}. One membership
+     * per connection and channel: a second join with the same id only updates the info, another id is refused (leave
+     * first); at most {@code quarkus.cable.limits.max-subscriptions} presence sets per connection. Completes once the
+     * join is committed (it runs off the caller's thread: the database decides "first session"). Fails with
+     * {@link CableException.InvalidMessage} for a bad channel name, an empty id or one over 255 characters, info over
+     * {@code quarkus.cable.presence.max-info-size}, another id, a membership beyond the bound or a closed connection;
+     * with {@link CableException.Forbidden} for a channel reserved to the cable or to another identity. The call does
+     * not throw, except {@link NullPointerException} for a {@code null} connection.
+     */
+    CompletionStage<Void> joinPresence(WebSocketConnection connection, String channel, String presenceId, Object info);
+
+    /**
+     * Takes {@code connection} out of the presence set of {@code channel} now: the leave event comes at once when it
+     * was the id's last session. Nothing happens when it did not join. Throws {@link NullPointerException} for a
+     * {@code null} connection.
+     */
+    CompletionStage<Void> leavePresence(WebSocketConnection connection, String channel);
 }

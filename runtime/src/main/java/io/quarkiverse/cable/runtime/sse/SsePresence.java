@@ -1,7 +1,5 @@
 package io.quarkiverse.cable.runtime.sse;
 
-import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -10,6 +8,7 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.PresenceEvents;
+import io.quarkiverse.cable.runtime.core.SessionIds;
 import io.vertx.core.json.Json;
 
 /**
@@ -20,8 +19,6 @@ import io.vertx.core.json.Json;
  * threads of their own, never on the event loop or the poller.
  */
 final class SsePresence {
-
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Who the stream is in the set, checked when the stream is asked for. */
     record Member(String presenceId, String infoJson) {
@@ -41,8 +38,8 @@ final class SsePresence {
     private final CableEngine engine;
     private final String channel;
     private final Member member;
-    /** 128 random bits: one session per stream, never guessable (as Action Cable's session ids). */
-    private final String sessionId = newSessionId();
+    /** One session per stream, never guessable (as Action Cable's session ids). */
+    private final String sessionId = SessionIds.next();
     private final Consumer<TextEvent> send;
     private final PresenceEvents.Listener listener;
     private boolean joined;
@@ -112,11 +109,5 @@ final class SsePresence {
             engine.recordFailure(CableStats.Failure.STORAGE, "sse-presence", "An ended SSE stream's presence on "
                     + channel + " could not be handed to the TTL: " + e.getMessage());
         }
-    }
-
-    private static String newSessionId() {
-        byte[] bytes = new byte[16];
-        RANDOM.nextBytes(bytes);
-        return "sse-" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 }

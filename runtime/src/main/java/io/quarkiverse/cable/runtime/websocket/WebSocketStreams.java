@@ -82,10 +82,12 @@ public class WebSocketStreams implements CableStreams {
     private SocketAccess sockets;
     private ConnectionOutbox.OutboxLimits limits;
     private long stallTimer = -1;
+    private StreamPresence presence;
 
     /** Reads the settings once; {@code CableConfigCheck} validated them when the cable was built. */
     @Inject
     void configure(CableRuntimeConfig config) {
+        presence = new StreamPresence(engine, config.limits().maxSubscriptions());
         limits = new ConnectionOutbox.OutboxLimits(config.websocket().maxPendingFrames(),
                 config.websocket().maxPendingBytes().asLongValue(), config.websocket().stallTimeout().toNanos());
         sockets = config.websocket().sharedFrames() && socketAccess.isResolvable()
@@ -125,6 +127,7 @@ public class WebSocketStreams implements CableStreams {
             @Override
             public void connectionRemoved(String endpoint, String connectionId) {
                 stopAll(connectionId);
+                presence.closed(connectionId);
             }
         });
     }
@@ -142,6 +145,7 @@ public class WebSocketStreams implements CableStreams {
                 outbox.checkStalled();
             }
         });
+        presence.sweep();
     }
 
     void cancelStallChecks(@Observes ShutdownEvent shutdown) {
@@ -313,6 +317,46 @@ public class WebSocketStreams implements CableStreams {
             }
         }));
         return onCaller;
+    }
+
+    @Override
+    public CompletionStage<Void> joinPresence(WebSocketConnection connection, String channel, String presenceId,
+            Object info) {
+        Objects.requireNonNull(connection, "Cable presence connection must not be null");
+        Context caller = Vertx.currentContext();
+        try {
+            String problem = engine.channelProblem(channel);
+            if (problem != null) {
+                return CompletableFuture.failedFuture(new CableException.InvalidMessage(problem));
+            }
+            if (IdentityChannels.refused(channel, identity(connection))) {
+                return CompletableFuture.failedFuture(new CableException.Forbidden(channel));
+            }
+            // As ChannelSubscription.joinPresence: the info is any object, as JSON (a String is a JSON string).
+            String infoJson;
+            try {
+                infoJson = info == null ? null : io.vertx.core.json.Json.encode(info);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(new CableException.InvalidMessage(
+                        "Cable presence join refused on '" + channel + "': its info cannot be written as JSON: "
+                                + e.getMessage()));
+            }
+            problem = engine.presence().problem(presenceId, infoJson);
+            if (problem != null) {
+                return CompletableFuture.failedFuture(new CableException.InvalidMessage(
+                        "Cable presence join refused on '" + channel + "': " + problem));
+            }
+            return onContext(presence.join(connection, channel, presenceId, infoJson), caller);
+        } catch (CableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletionStage<Void> leavePresence(WebSocketConnection connection, String channel) {
+        Objects.requireNonNull(connection, "Cable presence connection must not be null");
+        Context caller = Vertx.currentContext();
+        return onContext(presence.leave(connection, channel), caller);
     }
 
     /** Connections with at least one stream on this node. */
