@@ -76,9 +76,10 @@ public interface CableEventStream {
      * receives the set's joins and leaves from then on, its own join included, as {@value #PRESENCE} events (at most
      * once: they are not replayed after a reconnect; read {@link CablePresence#snapshot} for the state).
      *
-     * @throws IllegalArgumentException when {@code presenceId} is empty or over 255 characters, or {@code info} is
-     *         larger than {@code quarkus.cable.presence.max-info-size} as JSON (an endpoint answers 500 unless it
-     *         checks first)
+     * @throws jakarta.ws.rs.BadRequestException when {@code presenceId} is empty or over 255 characters, or
+     *         {@code info} is larger than {@code quarkus.cable.presence.max-info-size} as JSON: the request is
+     *         answered 400 before anything streams or joins
+     * @throws NullPointerException when {@code presenceId} is null
      */
     Multi<OutboundSseEvent> streamWithPresence(String channel, String lastEventId, String presenceId, Object info);
 

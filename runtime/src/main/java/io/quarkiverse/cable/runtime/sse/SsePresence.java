@@ -3,6 +3,8 @@ package io.quarkiverse.cable.runtime.sse;
 import java.util.Objects;
 import java.util.function.Consumer;
 
+import jakarta.ws.rs.BadRequestException;
+
 import io.quarkiverse.cable.CableEventStream;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableEngine;
@@ -24,13 +26,16 @@ final class SsePresence {
     record Member(String presenceId, String infoJson) {
     }
 
-    /** The member {@code presenceId} with {@code info}; refuses what every presence join refuses. */
+    /**
+     * The member {@code presenceId} with {@code info}; what every presence join refuses is a 400, thrown before
+     * Quarkus REST has the stream (as a refused authorization is a 403), so nothing streams and nothing joins.
+     */
     static Member member(CableEngine engine, String presenceId, Object info) {
         Objects.requireNonNull(presenceId, "presenceId");
         String infoJson = info == null ? null : Json.encode(info);
         String problem = engine.presence().problem(presenceId, infoJson);
         if (problem != null) {
-            throw new IllegalArgumentException("Cable presence join refused: " + problem);
+            throw new BadRequestException("Cable presence join refused: " + problem);
         }
         return new Member(presenceId, infoJson);
     }
