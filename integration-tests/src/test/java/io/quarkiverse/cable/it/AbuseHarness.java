@@ -177,7 +177,10 @@ final class AbuseHarness {
         double base = p99(baseline.latencies());
         double under = p99(attack);
         long raw = usedAfterAttack - baseline.usedAfter();
-        long growth = raw - baseline.controlGrowth();
+        // The control stands for what the same rounds store without an attack. One that shrank (a GC freed what an
+        // earlier case left) says nothing of that, and subtracting it would count the earlier garbage against the
+        // attackers: it counts as nothing.
+        long growth = raw - Math.max(0, baseline.controlGrowth());
         String line = String.format(java.util.Locale.ROOT,
                 "| %s | %.1f ms | %.1f ms | %.2f MiB | %.2f MiB | %.2f MiB |", name, base, under, growth / 1048576.0,
                 raw / 1048576.0, boundBytes / 1048576.0);

@@ -164,12 +164,9 @@ public class WebSocketStreams implements CableStreams {
         Objects.requireNonNull(connection, "Cable stream connection must not be null");
         Context caller = Vertx.currentContext();
         try {
-            String problem = engine.channelProblem(channel);
-            if (problem != null) {
-                return CompletableFuture.failedFuture(new CableException.InvalidMessage(problem));
-            }
-            if (IdentityChannels.refused(channel, identity(connection))) {
-                return CompletableFuture.failedFuture(new CableException.Forbidden(channel));
+            CableException refused = refusal(connection, channel);
+            if (refused != null) {
+                return CompletableFuture.failedFuture(refused);
             }
             if (!authorizer.active()) {
                 return onContext(startStream(connection, channel, callback), caller);
@@ -319,18 +316,27 @@ public class WebSocketStreams implements CableStreams {
         return onCaller;
     }
 
+    /**
+     * Why {@code channel} may not be used on {@code connection}, whatever the authorization bean would say: a bad
+     * name, or a channel reserved to the cable or to another identity; null when it may.
+     */
+    private CableException refusal(WebSocketConnection connection, String channel) {
+        String problem = engine.channelProblem(channel);
+        if (problem != null) {
+            return new CableException.InvalidMessage(problem);
+        }
+        return IdentityChannels.refused(channel, identity(connection)) ? new CableException.Forbidden(channel) : null;
+    }
+
     @Override
     public CompletionStage<Void> joinPresence(WebSocketConnection connection, String channel, String presenceId,
             Object info) {
         Objects.requireNonNull(connection, "Cable presence connection must not be null");
         Context caller = Vertx.currentContext();
         try {
-            String problem = engine.channelProblem(channel);
-            if (problem != null) {
-                return CompletableFuture.failedFuture(new CableException.InvalidMessage(problem));
-            }
-            if (IdentityChannels.refused(channel, identity(connection))) {
-                return CompletableFuture.failedFuture(new CableException.Forbidden(channel));
+            CableException refused = refusal(connection, channel);
+            if (refused != null) {
+                return CompletableFuture.failedFuture(refused);
             }
             // As ChannelSubscription.joinPresence: the info is any object, as JSON (a String is a JSON string).
             String infoJson;
@@ -341,7 +347,7 @@ public class WebSocketStreams implements CableStreams {
                         "Cable presence join refused on '" + channel + "': its info cannot be written as JSON: "
                                 + e.getMessage()));
             }
-            problem = engine.presence().problem(presenceId, infoJson);
+            String problem = engine.presence().problem(presenceId, infoJson);
             if (problem != null) {
                 return CompletableFuture.failedFuture(new CableException.InvalidMessage(
                         "Cable presence join refused on '" + channel + "': " + problem));
