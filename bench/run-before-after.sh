@@ -9,6 +9,8 @@
 #
 # Environment:
 #   BEFORE            the checkout of the code before the change, its bench server built (required)
+#   AFTER             the checkout of the code after it, its bench server built (default: this checkout); to bisect
+#                     a difference between two older commits with this checkout's load generator
 #   ROUNDS            turns per side (default 2)
 #   BENCH_BACKENDS    one cable backend (default cable-postgresql)
 #   BENCH_RUNS        the matrix cases (default: steady at 1,000 users, storm of 1,000, fan-out to 750 at 10/s)
@@ -23,6 +25,7 @@ cd "$ROOT"
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 BEFORE="${BEFORE:?set BEFORE to a checkout of the code before the change, with its bench server built}"
 BEFORE="$(cd "$BEFORE" && pwd)"
+AFTER="$(cd "${AFTER:-$ROOT}" && pwd)"
 ROUNDS="${ROUNDS:-2}"
 BACKEND="${BENCH_BACKENDS:-cable-postgresql}"
 RUNS="${BENCH_RUNS:-steady|1000|--time 30;storm|1000|;fanout|750|--fanout-rate 10 --fanout-time 15 --fanout-warmup 5 --fanout-drain 4}"
@@ -30,7 +33,7 @@ HELD="${BENCH_CONNECTIONS:-10000}"
 OUT="${BENCH_OUT:-bench/results/before-after}"
 flavour="${BACKEND#cable-}"
 
-for home in "$BEFORE" "$ROOT"; do
+for home in "$BEFORE" "$AFTER"; do
   if [ ! -f "$home/bench/server/target/$flavour/quarkus-app/quarkus-run.jar" ]; then
     echo "No bench server in $home: run bench/server/build.sh $flavour there first" >&2
     exit 2
@@ -44,7 +47,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 for round in $(seq 1 "$ROUNDS"); do
   for side in before after; do
-    home="$ROOT"
+    home="$AFTER"
     [ "$side" = before ] && home="$BEFORE"
     echo "=== round $round, $side ($(git -C "$home" rev-parse --short HEAD))"
     BENCH_SKIP_BUILD=1 BENCH_SERVER_HOME="$home" BENCH_BACKENDS="$BACKEND" BENCH_RUNS="$RUNS" \
@@ -61,7 +64,7 @@ summary="$OUT/summary.md"
 {
   echo "# Before/after, interleaved"
   echo
-  echo "Before: $(git -C "$BEFORE" log -1 --format='%h %s' | cut -c1-100). After: $(git log -1 --format='%h %s' | cut -c1-100)."
+  echo "Before: $(git -C "$BEFORE" log -1 --format='%h %s' | cut -c1-100). After: $(git -C "$AFTER" log -1 --format='%h %s' | cut -c1-100)."
   echo "$ROUNDS rounds on $BACKEND, $(nproc) cores; command: BEFORE=... bench/run-before-after.sh"
   echo
   header="| case | figure |"
