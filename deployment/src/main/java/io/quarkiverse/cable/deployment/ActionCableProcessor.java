@@ -53,6 +53,7 @@ import io.quarkus.deployment.builditem.ShutdownListenerBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
 import io.quarkus.deployment.recording.RecorderContext;
 import io.quarkus.runtime.configuration.ConfigurationException;
+import io.quarkus.vertx.http.deployment.FilterBuildItem;
 import io.quarkus.vertx.http.deployment.RouteBuildItem;
 
 /**
@@ -80,6 +81,17 @@ class ActionCableProcessor {
     @Record(ExecutionTime.RUNTIME_INIT)
     RouteBuildItem route(ActionCableRecorder recorder) {
         return RouteBuildItem.builder().routeFunction(recorder.route()).handler(recorder.handler()).build();
+    }
+
+    /**
+     * {@code anycable-token.<token>} sub-protocols become bearer tokens before Quarkus authenticates the upgrade: the
+     * filter runs after WebSockets Next's own header propagation (priority 220) and before authentication
+     * ({@code SecurityHandlerPriorities.AUTHENTICATION}, 200); filters of a higher priority run first.
+     */
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    FilterBuildItem tokenSubProtocol(ActionCableRecorder recorder) {
+        return new FilterBuildItem(recorder.tokenSubProtocol(), 210);
     }
 
     /** Action Cable clients hear server_restart before the HTTP server closes their connections. */

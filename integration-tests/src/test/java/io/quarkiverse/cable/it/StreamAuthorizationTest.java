@@ -8,6 +8,7 @@ import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -195,6 +196,37 @@ class StreamAuthorizationTest {
             cable.broadcast("members:" + room, "welcome").toCompletableFuture().get(60, TimeUnit.SECONDS);
             member.awaitFrame("welcome");
         }
+    }
+
+    /**
+     * Browsers cannot set headers on a WebSocket request: WebSockets Next takes them from the sub-protocols,
+     * {@code quarkus-http-upgrade#<header>#<URL-encoded value>}, when
+     * {@code quarkus.websockets-next.server.propagate-subprotocol-headers} is on (it is in this application, with
+     * {@code bearer-token-carrier} as the sub-protocol negotiated beside it), before Quarkus authenticates the upgrade.
+     */
+    @Test
+    void credentialsInTheSubProtocolAuthenticateAStreamFromUpgrade() throws Exception {
+        String room = "members" + System.nanoTime();
+        assertThatThrownBy(() -> WsClient.connect(null, base, "/members/" + room, "bearer-token-carrier",
+                inSubProtocol(MALLORY))).isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOf(WebSocketHandshakeException.class)
+                .satisfies(failure -> assertThat(((WebSocketHandshakeException) failure).getResponse().statusCode())
+                        .isEqualTo(403));
+        try (WsClient member = WsClient.connect(null, base, "/members/" + room, "bearer-token-carrier",
+                inSubProtocol(ALICE))) {
+            assertThat(member.subProtocol).isEqualTo("bearer-token-carrier");
+            await().atMost(Collector.TIMEOUT).until(() -> PrivateChannels.ASKED.containsKey("members:" + room));
+            assertThat(PrivateChannels.ASKED.get("members:" + room).identity().getPrincipal().getName())
+                    .isEqualTo("alice");
+            cable.broadcast("members:" + room, "welcome").toCompletableFuture().get(60, TimeUnit.SECONDS);
+            member.awaitFrame("welcome");
+        }
+    }
+
+    /** The {@code Authorization} header of {@code credentials} as WebSockets Next reads it from a sub-protocol. */
+    static String inSubProtocol(Map<String, String> credentials) {
+        return "quarkus-http-upgrade#Authorization#"
+                + URLEncoder.encode(credentials.get("Authorization"), StandardCharsets.UTF_8);
     }
 
     static void assertRefused(WsClient client) throws Exception {

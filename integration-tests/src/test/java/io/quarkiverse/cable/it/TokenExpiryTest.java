@@ -34,7 +34,8 @@ import io.vertx.core.json.JsonObject;
  * {@code /token-page} (src/test/js/tokens-browser.test.js; Node and {@code /usr/bin/chromium} are required: without
  * them that test fails rather than skips); a Server-Sent Events stream ends at its expiry, and one asked for with
  * expired credentials is answered 401. The test application's token is
- * {@code ?token=<user>.<expiry in epoch seconds>} ({@code TestTokenAuthentication}).
+ * {@code ?token=<user>.<expiry in epoch seconds>} ({@code TestTokenAuthentication}), or the same token as an
+ * {@code anycable-token.<token>} sub-protocol.
  */
 @QuarkusTest
 @DatabaseIndependent
@@ -64,6 +65,43 @@ class TokenExpiryTest {
     @Test
     void anExpiredTokenIsToldSoNotWelcomed() throws Exception {
         try (WsClient client = WsClient.connect(vertx, base, "/cable?token=ann." + inSeconds(-10), V1)) {
+            assertThat(client.closeStatus.get(60, TimeUnit.SECONDS)).isEqualTo((short) 1000);
+            assertThat(client.received).containsExactly(EXPIRED);
+        }
+    }
+
+    /**
+     * {@code @anycable/core}'s {@code websocketAuthStrategy: 'sub-protocol'}: the token as a second sub-protocol,
+     * {@code anycable-token.<token>}, authenticates the upgrade as a bearer token would, and is never negotiated.
+     */
+    @Test
+    void aTokenOfferedAsASubProtocolIdentifiesTheConnection() throws Exception {
+        assertSpeaksAs("carol", "anycable-token.carol." + inSeconds(3600));
+    }
+
+    /** WebSockets Next's form of the same (propagate-subprotocol-headers is on in this application) works here too. */
+    @Test
+    void anAuthorizationHeaderInWebSocketsNextsSubProtocolFormIdentifiesTheConnection() throws Exception {
+        assertSpeaksAs("erin", "quarkus-http-upgrade#Authorization#Bearer%20erin." + inSeconds(3600));
+    }
+
+    private void assertSpeaksAs(String user, String credentials) throws Exception {
+        try (WsClient client = WsClient.connect(vertx, base, "/cable", V1, credentials)) {
+            assertThat(client.subProtocol).isEqualTo(V1);
+            client.awaitFrame(WELCOME);
+            String chat = new JsonObject().put("channel", "ChatChannel").put("room", Channels.unique("sub-token")).encode();
+            client.send(new JsonObject().put("command", "subscribe").put("identifier", chat).encode());
+            client.awaitFrame(new JsonObject().put("identifier", chat).put("type", "confirm_subscription").encode());
+            client.send(new JsonObject().put("command", "message").put("identifier", chat)
+                    .put("data", new JsonObject().put("action", "speak").put("text", "who").encode()).encode());
+            client.awaitFrame(new JsonObject().put("identifier", chat)
+                    .put("message", new JsonObject().put("text", "who").put("user", user)).encode());
+        }
+    }
+
+    @Test
+    void anExpiredTokenOfferedAsASubProtocolIsToldSo() throws Exception {
+        try (WsClient client = WsClient.connect(vertx, base, "/cable", V1, "anycable-token.ann." + inSeconds(-10))) {
             assertThat(client.closeStatus.get(60, TimeUnit.SECONDS)).isEqualTo((short) 1000);
             assertThat(client.received).containsExactly(EXPIRED);
         }
@@ -119,7 +157,7 @@ class TokenExpiryTest {
 
     @Test
     void theTokenRefresherOfAnyCableReconnectsWithAFreshToken() throws Exception {
-        NodeTests.assertPasses(base, "tokens.test.js", 1);
+        NodeTests.assertPasses(base, "tokens.test.js", 2);
     }
 
     @Test

@@ -50,6 +50,12 @@ public class ActionCableRecorder {
         };
     }
 
+    /** The filter that turns an {@code anycable-token.<token>} sub-protocol into a bearer token. */
+    public Handler<RoutingContext> tokenSubProtocol() {
+        CableRuntimeConfig.ActionCable actionCable = config.getValue().actionCable();
+        return new TokenSubProtocol(actionCable.enabled() ? actionCable.mountPath() : null);
+    }
+
     public Supplier<ChannelRegistry> registry(Map<String, String> classes, Map<String, Set<String>> actions,
             boolean turboUsed) {
         return () -> new ChannelRegistry(classes, actions, turboUsed);
