@@ -22,7 +22,8 @@ import io.smallrye.mutiny.Uni;
  * Presence on a {@code @StreamFrom} endpoint: each connection on /presence-rooms/{room}?user=... streams room:{room}
  * and joins its presence set as its {@code user} query parameter ({@code CableStreams.joinPresence}); it answers
  * "joined" once the join committed, or "refused <exception>: <message>". The text "leave" leaves the set ("left"),
- * "join:<id>" joins it again as that id. A test endpoint: anyone may join as any id here, so unless
+ * "join:<id>" joins it again as that id, "also:<room>" joins room:{that room}'s set as well (as {@code user}). A test
+ * endpoint: anyone may join as any id here, so unless
  * {@code cable-it.test-endpoints=true} (the test profile, see {@link TestEndpoint}) it closes every connection at once.
  */
 @WebSocket(path = "/presence-rooms/{room}")
@@ -53,6 +54,10 @@ public class PresenceRoomSocket {
         if (text.startsWith("join:")) {
             return answer(streams.joinPresence(connection, set(connection), text.substring("join:".length()), null),
                     "joined");
+        }
+        if (text.startsWith("also:")) {
+            return answer(streams.joinPresence(connection, "room:" + text.substring("also:".length()),
+                    queryParam(connection, "user"), null), "joined");
         }
         return Uni.createFrom().item("unknown command");
     }

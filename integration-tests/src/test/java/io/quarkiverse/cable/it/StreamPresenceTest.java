@@ -148,6 +148,35 @@ class StreamPresenceTest {
         assertThat(count(set)).isEqualTo(1);
     }
 
+    /**
+     * What one connection can make the server hold: at most quarkus.cable.limits.max-subscriptions (128) presence
+     * memberships. The next join fails its stage with InvalidMessage, joins nothing, and a connection beside it joins
+     * the same set.
+     */
+    @Test
+    void oneConnectionJoinsAtMostMaxSubscriptionsSetsAndAnotherStillJoins() throws Exception {
+        String room = "stream-presence-many-" + UUID.randomUUID();
+        String hoarder = "hoarder-" + UUID.randomUUID();
+        WsClient client = connect(room, hoarder).awaitFrame("joined");
+        for (int i = 1; i < 128; i++) {
+            client.send("also:" + room + "-" + i);
+            int joined = i + 1;
+            await().atMost(BOUND).until(() -> client.received.stream().filter("joined"::equals).count() == joined);
+        }
+        client.send("also:" + room + "-over");
+        await().atMost(BOUND).until(() -> client.received.size() == 129);
+        assertThat(client.received.get(128)).startsWith("refused InvalidMessage")
+                .contains("quarkus.cable.limits.max-subscriptions");
+        assertThat(client.received).hasSize(129).filteredOn("joined"::equals).hasSize(128);
+        assertThat(count("room:" + room + "-over")).isZero();
+        assertThat(count("room:" + room + "-127")).isEqualTo(1);
+
+        String healthy = "healthy-" + UUID.randomUUID();
+        connect(room + "-over", healthy).awaitFrame("joined");
+        assertThat(presence.snapshot("room:" + room + "-over").toCompletableFuture().join().records())
+                .extracting(record -> record.id()).containsExactly(healthy);
+    }
+
     @Test
     void badIdsFailTheStageWithInvalidMessage() throws Exception {
         String room = "stream-presence-bad-" + UUID.randomUUID();
