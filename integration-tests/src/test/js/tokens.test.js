@@ -20,6 +20,19 @@ globalThis.removeEventListener ??= () => {};
 
 const inSeconds = (seconds) => Math.floor(Date.now() / 1000) + seconds;
 
+// The close with token_expired, one call of the refresher, the reconnection, and a broadcast spoken after it that
+// names the user: the refreshed token identified the new connection.
+async function expiresThenReconnectsRefreshed(events, channel, refreshed, user) {
+  const closed = await events.next((e) => e.type === "closed", "the close at the token's expiry");
+  assert.equal(closed.reason, "token_expired");
+  await events.next((e) => e.type === "connected", "the reconnection with the refreshed token");
+  assert.equal(refreshed.length, 1);
+  await channel.ensureSubscribed();
+  channel.perform("speak", { text: "after refresh" });
+  const heard = await events.next((e) => e.type === "received" && e.message.text === "after refresh", "a broadcast");
+  assert.equal(heard.message.user, user, "the refreshed token identified the connection");
+}
+
 test("@anycable/core: token_expired, then the tokenRefresher reconnects with a fresh token", async () => {
   const { createCable } = await import("@anycable/core");
   const user = `token${RUN}`;
@@ -40,14 +53,7 @@ test("@anycable/core: token_expired, then the tokenRefresher reconnects with a f
   channel.on("message", (message) => events.push({ type: "received", message }));
   try {
     await channel.ensureSubscribed();
-    const closed = await events.next((e) => e.type === "closed", "the close at the token's expiry");
-    assert.equal(closed.reason, "token_expired");
-    await events.next((e) => e.type === "connected", "the reconnection with the refreshed token");
-    assert.equal(refreshed.length, 1);
-    await channel.ensureSubscribed();
-    channel.perform("speak", { text: "after refresh" });
-    const heard = await events.next((e) => e.type === "received" && e.message.text === "after refresh", "a broadcast");
-    assert.equal(heard.message.user, user);
+    await expiresThenReconnectsRefreshed(events, channel, refreshed, user);
   } finally {
     cable.disconnect();
   }
@@ -78,14 +84,7 @@ test("@anycable/core over the sub-protocol: token_expired, then setToken's fresh
   try {
     await channel.ensureSubscribed();
     await events.next((e) => e.type === "connected", "the first connection");
-    const closed = await events.next((e) => e.type === "closed", "the close at the token's expiry");
-    assert.equal(closed.reason, "token_expired");
-    await events.next((e) => e.type === "connected", "the reconnection with the refreshed token");
-    assert.equal(refreshed.length, 1);
-    await channel.ensureSubscribed();
-    channel.perform("speak", { text: "after refresh" });
-    const heard = await events.next((e) => e.type === "received" && e.message.text === "after refresh", "a broadcast");
-    assert.equal(heard.message.user, user, "the refreshed sub-protocol token identified the connection");
+    await expiresThenReconnectsRefreshed(events, channel, refreshed, user);
   } finally {
     cable.disconnect();
   }
