@@ -17,9 +17,8 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * Tests only: a bearer "token" in the query, {@code ?token=<user>.<expiry in epoch seconds>}, or in
  * {@code Authorization: Bearer <user>.<expiry>} (where the cable puts one offered as an {@code anycable-token.<token>}
- * sub-protocol, and WebSockets Next one offered as {@code quarkus-http-upgrade#Authorization#Bearer ...}), unsigned, standing
- * in
- * for a JWT (what SmallRye JWT and OIDC do with one: a principal and the {@code quarkus.identity.expire-time}
+ * sub-protocol, and WebSockets Next one offered as {@code quarkus-http-upgrade#Authorization#Bearer ...}), unsigned,
+ * standing in for a JWT (what SmallRye JWT and OIDC do with one: a principal and the {@code quarkus.identity.expire-time}
  * attribute from its {@code exp}). An expired token still authenticates, so the cable can answer
  * {@code token_expired}, as AnyCable does, instead of a 401 that no client can tell apart. Requests without
  * a token are left to the other mechanisms.

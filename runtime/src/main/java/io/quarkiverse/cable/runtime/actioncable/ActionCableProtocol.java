@@ -25,6 +25,11 @@ public class ActionCableProtocol implements HttpServerOptionsCustomizer {
      */
     static final String EXT_JSON = "actioncable-v1-ext-json";
     static final String UNSUPPORTED = "actioncable-unsupported";
+    /**
+     * Not a protocol: AnyCable clients offer {@code anycable-token.<token>} beside one to carry a bearer token, which
+     * {@link TokenSubProtocol} moves into the {@code Authorization} header before the protocol is negotiated.
+     */
+    static final String TOKEN_PREFIX = "anycable-token.";
 
     /** The protocols this endpoint speaks. */
     static final List<String> SERVED = List.of(V1_JSON, EXT_JSON);

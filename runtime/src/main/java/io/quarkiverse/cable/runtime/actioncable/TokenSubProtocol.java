@@ -1,5 +1,7 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
+import static io.quarkiverse.cable.runtime.actioncable.ActionCableProtocol.TOKEN_PREFIX;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,7 +26,6 @@ import io.vertx.ext.web.RoutingContext;
  */
 final class TokenSubProtocol implements Handler<RoutingContext> {
 
-    static final String PREFIX = "anycable-token.";
     private static final String SEC_WEBSOCKET_PROTOCOL = "Sec-WebSocket-Protocol";
 
     private final String mountPath;
@@ -38,7 +39,7 @@ final class TokenSubProtocol implements Handler<RoutingContext> {
     public void handle(RoutingContext context) {
         HttpServerRequest request = context.request();
         String offered = request.getHeader(SEC_WEBSOCKET_PROTOCOL);
-        if (offered != null && offered.contains(PREFIX) && context.normalizedPath().equals(mountPath)) {
+        if (offered != null && offered.contains(TOKEN_PREFIX) && context.normalizedPath().equals(mountPath)) {
             moveToken(request, offered);
         }
         context.next();
@@ -49,10 +50,10 @@ final class TokenSubProtocol implements Handler<RoutingContext> {
         String token = null;
         for (String protocol : offered.split(",")) {
             String trimmed = protocol.trim();
-            if (!trimmed.startsWith(PREFIX)) {
+            if (!trimmed.startsWith(TOKEN_PREFIX)) {
                 kept.add(trimmed);
-            } else if (token == null && trimmed.length() > PREFIX.length()) {
-                token = trimmed.substring(PREFIX.length());
+            } else if (token == null && trimmed.length() > TOKEN_PREFIX.length()) {
+                token = trimmed.substring(TOKEN_PREFIX.length());
             }
         }
         request.headers().remove(SEC_WEBSOCKET_PROTOCOL);
