@@ -210,8 +210,7 @@ final class ActionCableConnection {
     }
 
     private void disconnect(String reason, boolean reconnect, int code, String closeReason) {
-        outbox.send(Frames.disconnect(reason, reconnect));
-        outbox.close(code, closeReason);
+        outbox.sendLastAndClose(Frames.disconnect(reason, reconnect), code, closeReason);
     }
 
     /**

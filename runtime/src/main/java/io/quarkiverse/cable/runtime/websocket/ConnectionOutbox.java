@@ -123,6 +123,11 @@ public final class ConnectionOutbox {
     /** Whether a thread is handing backlog frames to the wire (only one does, so they leave in order). */
     private boolean draining;
     private final AtomicBoolean closing = new AtomicBoolean();
+    /**
+     * Set by {@link #sendLastAndClose}: the close that follows the last frame once the draining thread has handed that
+     * frame to the wire. From then on nothing more is accepted.
+     */
+    private volatile Ending ending;
     private volatile long lastProgressNanos = System.nanoTime();
 
     /** Hears why a connection is closed as a slow consumer (before its close). */
@@ -146,14 +151,14 @@ public final class ConnectionOutbox {
      * (one frame alone always goes: a single broadcast is bounded by the payload limit).
      */
     public void send(Object frame) {
-        if (closing.get()) {
+        if (isClosing()) {
             return;
         }
         long size = sizeOf(frame);
         String refusal = null;
         CableStats.Refusal reason = null;
         synchronized (this) {
-            if (closing.get()) {
+            if (isClosing()) {
                 return;
             }
             int frames = writing + backlog.size();
@@ -196,7 +201,7 @@ public final class ConnectionOutbox {
      */
     public void sendPaced(Iterator<?> frames) {
         synchronized (this) {
-            if (closing.get()) {
+            if (isClosing()) {
                 return;
             }
             if (writing + backlog.size() == 0) {
@@ -220,6 +225,10 @@ public final class ConnectionOutbox {
                 Object head = backlog.peek();
                 if (head == null || closing.get()) {
                     draining = false;
+                    // After sendLastAndClose, an empty backlog means its frame is on the wire: close behind it, once.
+                    if (head == null && ending != null && closing.compareAndSet(false, true)) {
+                        break;
+                    }
                     return;
                 }
                 if (head instanceof Iterator<?> source) {
@@ -246,6 +255,7 @@ public final class ConnectionOutbox {
             long written = size;
             wire.write(frame, () -> progress(written));
         }
+        wire.close(ending.code(), ending.reason());
     }
 
     /**
@@ -272,8 +282,37 @@ public final class ConnectionOutbox {
         }
     }
 
+    /**
+     * Sends {@code frame} as this connection's last (a {@code disconnect}) and closes the wire right behind it. Frames
+     * not yet handed to the wire are dropped, as by {@link #close}, and frames sent afterwards are refused; the frame
+     * goes through the draining thread, so a broadcast another thread is writing at this moment goes before it, never
+     * after. (Sent and closed as two calls, a delivery could slip in between them: a client that has already handled
+     * {@code disconnect} drops that message, then asks for it again on its next connection.)
+     */
+    public void sendLastAndClose(Object frame, int code, String reason) {
+        synchronized (this) {
+            if (isClosing()) {
+                return;
+            }
+            ending = new Ending(code, reason);
+            backlog.clear();
+            backlog.add(frame);
+            queuedBytes = sizeOf(frame);
+            if (draining) {
+                return; // the draining thread writes it after the frame it holds, then closes
+            }
+            draining = true;
+        }
+        drain();
+    }
+
+    /** The close that {@link #sendLastAndClose} puts behind its frame. */
+    private record Ending(int code, String reason) {
+    }
+
+    /** Whether the connection is closed or closing: frames sent now are dropped. */
     public boolean isClosing() {
-        return closing.get();
+        return closing.get() || ending != null;
     }
 
     /** Whether the socket underneath is closed (by either side, or by the network). */

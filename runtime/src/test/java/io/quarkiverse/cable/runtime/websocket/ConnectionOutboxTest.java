@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -16,11 +17,13 @@ import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
 class ConnectionOutboxTest {
 
     /** A wire whose writes complete only when the test says so, as a socket whose client does not read. */
-    private static final class HeldWire implements ConnectionOutbox.Wire {
+    private static class HeldWire implements ConnectionOutbox.Wire {
         final List<Object> written = new ArrayList<>();
         final List<Runnable> completions = new ArrayList<>();
         int closeCode;
         String closeReason;
+        /** How many frames had been written when the wire was closed (-1: not closed). */
+        int writtenBeforeClose = -1;
 
         @Override
         public synchronized void write(Object frame, Runnable done) {
@@ -29,9 +32,10 @@ class ConnectionOutboxTest {
         }
 
         @Override
-        public void close(int code, String reason) {
+        public synchronized void close(int code, String reason) {
             closeCode = code;
             closeReason = reason;
+            writtenBeforeClose = written.size();
         }
 
         @Override
@@ -158,5 +162,61 @@ class ConnectionOutboxTest {
         }
         assertThat(wire.closeCode).isEqualTo(1008);
         assertThat(refusals).containsExactly(CableStats.Refusal.STALLED);
+    }
+
+    @Test
+    void theLastFrameIsWrittenThenTheWireClosesAndNothingFollows() {
+        HeldWire wire = new HeldWire();
+        ConnectionOutbox outbox = outbox(wire, 10_000);
+        outbox.send("message-1");
+        outbox.sendLastAndClose("disconnect", 1000, "remote");
+        outbox.send("message-2");
+        outbox.sendLastAndClose("disconnect again", 1000, "remote");
+        wire.completeAll();
+        assertThat(wire.written).containsExactly("message-1", "disconnect");
+        assertThat(wire.writtenBeforeClose).isEqualTo(2);
+        assertThat(wire.closeCode).isEqualTo(1000);
+        assertThat(wire.closeReason).isEqualTo("remote");
+        assertThat(outbox.isClosing()).isTrue();
+    }
+
+    /**
+     * A delivery thread is handing a broadcast to the wire while the connection is told to disconnect: the broadcast
+     * goes first, the disconnect frame right after it, then the close; a broadcast sent after the disconnect is never
+     * written. (Written after the disconnect frame, a client drops it and asks for it again on its next connection:
+     * the duplicate ext-nodes.test.js saw across a node's shutdown.)
+     */
+    @Test
+    void aBroadcastBeingWrittenWhenTheDisconnectComesGoesBeforeItAndNothingAfter() throws Exception {
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        HeldWire wire = new HeldWire() {
+            @Override
+            public void write(Object frame, Runnable done) {
+                if ("message-1".equals(frame)) {
+                    writing.countDown();
+                    try {
+                        release.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                super.write(frame, done);
+            }
+        };
+        ConnectionOutbox outbox = outbox(wire, 10_000);
+        Thread delivery = new Thread(() -> outbox.send("message-1"), "delivery");
+        delivery.start();
+        assertThat(writing.await(60, TimeUnit.SECONDS)).isTrue();
+        outbox.send("message-2"); // queued behind message-1: the draining thread holds the wire
+        outbox.sendLastAndClose("disconnect", 1000, "server_restart");
+        outbox.send("message-3");
+        assertThat(wire.closeReason).isNull(); // not before the frame in flight and the disconnect frame are written
+        release.countDown();
+        delivery.join(TimeUnit.SECONDS.toMillis(60));
+        assertThat(delivery.isAlive()).isFalse();
+        assertThat(wire.written).containsExactly("message-1", "disconnect");
+        assertThat(wire.writtenBeforeClose).isEqualTo(2);
+        assertThat(wire.closeReason).isEqualTo("server_restart");
     }
 }
