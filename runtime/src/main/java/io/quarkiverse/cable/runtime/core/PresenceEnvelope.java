@@ -1,6 +1,8 @@
 package io.quarkiverse.cable.runtime.core;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import io.quarkiverse.cable.PresenceEvent;
 import io.vertx.core.json.Json;
@@ -13,19 +15,42 @@ import io.vertx.core.json.JsonObject;
  */
 public record PresenceEnvelope(String channel, String eventJson) {
 
-    public static byte[] join(String channel, String presenceId, String infoJson) {
-        String event = "{\"type\":\"join\",\"id\":" + Json.encode(presenceId)
-                + (infoJson == null ? "" : ",\"info\":" + infoJson) + "}";
-        return encode(channel, event);
+    /**
+     * The messages a join writes: its envelope on {@link IdentityChannels#PRESENCE}, which every node turns into the
+     * live presence frames of the channel's subscribers, and, {@code inStream}, the event as a message of the
+     * channel's own stream ({@link #inStream}).
+     */
+    public static List<OutgoingMessage> joined(String channel, String presenceId, String infoJson, boolean inStream) {
+        return messages(channel, "{\"type\":\"join\",\"id\":" + Json.encode(presenceId)
+                + (infoJson == null ? "" : ",\"info\":" + infoJson) + "}", inStream);
     }
 
-    public static byte[] leave(String channel, String presenceId) {
-        return encode(channel, "{\"type\":\"leave\",\"id\":" + Json.encode(presenceId) + "}");
+    /** The messages a leave writes, as {@link #joined}. */
+    public static List<OutgoingMessage> left(String channel, String presenceId, boolean inStream) {
+        return messages(channel, "{\"type\":\"leave\",\"id\":" + Json.encode(presenceId) + "}", inStream);
     }
 
-    private static byte[] encode(String channel, String event) {
-        return (channel.length() + ":" + channel + event).getBytes(StandardCharsets.UTF_8);
+    /**
+     * {@code quarkus.cable.presence.in-stream}: the event also goes to the channel's stream as the broadcast
+     * {@code {"$presence":<event>}}, in the same transaction as the change, so it gets a position between the
+     * channel's messages and a client that recovers its history gets the joins and leaves it missed, in order with
+     * them. The cable's own presence sets (identities) have no stream.
+     */
+    private static List<OutgoingMessage> messages(String channel, String event, boolean inStream) {
+        OutgoingMessage envelope = message(IdentityChannels.PRESENCE, channel.length() + ":" + channel + event);
+        if (!inStream || IdentityChannels.isCableOwned(channel)) {
+            return List.of(envelope);
+        }
+        return List.of(envelope, message(channel, IN_STREAM_PREFIX + event + "}"));
     }
+
+    private static OutgoingMessage message(String channel, String payload) {
+        return new OutgoingMessage(channel, ChannelHash.of(channel), payload.getBytes(StandardCharsets.UTF_8), false,
+                System.nanoTime(), new CompletableFuture<>());
+    }
+
+    /** How a presence event starts when it is a message of its channel's stream. */
+    public static final String IN_STREAM_PREFIX = "{\"$presence\":";
 
     /** The envelope in {@code text}, or null when it is not one the cable wrote. */
     public static PresenceEnvelope parse(String text) {

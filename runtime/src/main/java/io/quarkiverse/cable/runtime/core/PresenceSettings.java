@@ -3,16 +3,16 @@ package io.quarkiverse.cable.runtime.core;
 import java.time.Duration;
 
 /** {@code quarkus.cable.presence.*}, read once. */
-public record PresenceSettings(Duration ttl, int maxRecords, int maxInfoSize, boolean identityEvents) {
+public record PresenceSettings(Duration ttl, int maxRecords, int maxInfoSize, boolean identityEvents, boolean inStream) {
 
     public static PresenceSettings from(CableRuntimeConfig config) {
         return new PresenceSettings(config.presence().ttl(), config.presence().maxRecords(),
                 (int) Math.min(Integer.MAX_VALUE, config.presence().maxInfoSize().asLongValue()),
-                config.presence().identityEvents());
+                config.presence().identityEvents(), config.presence().inStream());
     }
 
     public static PresenceSettings defaults() {
-        return new PresenceSettings(Duration.ofSeconds(15), 1000, 1024, false);
+        return new PresenceSettings(Duration.ofSeconds(15), 1000, 1024, false, false);
     }
 
     /** How often a node renews its lease: twice per TTL, so one late renewal never loses it. */

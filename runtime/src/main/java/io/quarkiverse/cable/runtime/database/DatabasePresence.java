@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -25,7 +24,6 @@ import io.quarkiverse.cable.PresenceSnapshot;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.ChannelHash;
 import io.quarkiverse.cable.runtime.core.FailureLog;
-import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.OutgoingMessage;
 import io.quarkiverse.cable.runtime.core.PresenceEnvelope;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
@@ -38,7 +36,8 @@ import io.quarkiverse.cable.runtime.core.Worker;
  * A join or leave is one transaction: it locks the id's row in {@code cable_presence}, changes the id's sessions in
  * {@code cable_presence_sessions}, and, when the id was new or lost its last session, writes the join or leave to
  * {@code cable:presence} through the store (under the shard lock, like any broadcast), so every node reads each
- * change once and in the order of the id's changes. A connected session costs no write after its join: its node
+ * change once and in the order of the id's changes; with {@code quarkus.cable.presence.in-stream} the same
+ * transaction writes it to the channel's own stream too. A connected session costs no write after its join: its node
  * renews one lease ({@code cable_presence_nodes}) every TTL/2. When a session disconnects its rows get the end of the
  * TTL; when a node's lease runs out (it died) a surviving node gives its rows the end of the lease. Any node's reaper
  * then removes expired rows and writes the leaves. A node that finds its own lease gone (it was paused longer than
@@ -56,7 +55,6 @@ final class DatabasePresence implements PresenceStore {
     private static final int MAX_CONCURRENT = 4;
     private static final int MAX_ATTEMPTS = 5;
     private static final int REAP_BATCH = 200;
-    private static final long PRESENCE_HASH = ChannelHash.of(IdentityChannels.PRESENCE);
 
     private final DataSource dataSource;
     private final MessageStore store;
@@ -90,7 +88,8 @@ final class DatabasePresence implements PresenceStore {
     private record Outcome<T>(T value, Change change) {
     }
 
-    private record Change(String channel, String presenceId, boolean joined) {
+    /** A committed join or leave, and the message rows it wrote. */
+    private record Change(String channel, String presenceId, boolean joined, int rows) {
     }
 
     /** {@code afterCommit} gets the number of event rows each committed transaction wrote (wakes the poller). */
@@ -204,8 +203,8 @@ final class DatabasePresence implements PresenceStore {
         if (sessions.total() > 0) {
             return new Outcome<>(false, null); // another session (or one within its TTL) holds the id: no event
         }
-        writeEvent(c, PresenceEnvelope.join(channel, presenceId, infoJson), now);
-        return new Outcome<>(true, new Change(channel, presenceId, true));
+        int rows = writeEvent(c, PresenceEnvelope.joined(channel, presenceId, infoJson, settings.inStream()), now);
+        return new Outcome<>(true, new Change(channel, presenceId, true, rows));
     }
 
     private Outcome<Boolean> leaveIn(Connection c, long hash, String presenceId, String sessionId) throws SQLException {
@@ -230,13 +229,14 @@ final class DatabasePresence implements PresenceStore {
             return new Outcome<>(false, null);
         }
         table.remove(c, hash, presenceId);
-        writeEvent(c, PresenceEnvelope.leave(channel, presenceId), now);
-        return new Outcome<>(true, new Change(channel, presenceId, false));
+        int rows = writeEvent(c, PresenceEnvelope.left(channel, presenceId, settings.inStream()), now);
+        return new Outcome<>(true, new Change(channel, presenceId, false, rows));
     }
 
-    private void writeEvent(Connection c, byte[] envelope, Instant now) throws SQLException {
-        store.writeInTransaction(c, List.of(new OutgoingMessage(IdentityChannels.PRESENCE, PRESENCE_HASH, envelope,
-                false, System.nanoTime(), new CompletableFuture<>())), now);
+    /** Writes a change's messages under the shard lock, like any broadcast; returns how many. */
+    private int writeEvent(Connection c, List<OutgoingMessage> messages, Instant now) throws SQLException {
+        store.writeInTransaction(c, messages, now);
+        return messages.size();
     }
 
     private void remember(String sessionId, String channel, String presenceId, String infoJson) {
@@ -338,7 +338,7 @@ final class DatabasePresence implements PresenceStore {
                         commit(c);
                         Change change = outcome.change();
                         if (change != null) {
-                            afterCommit.accept(1);
+                            afterCommit.accept(change.rows());
                             Changes listener = changes;
                             if (listener != null) {
                                 listener.changed(change.channel(), change.presenceId(), change.joined());

@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 
 import io.quarkiverse.cable.PresenceRecord;
 import io.quarkiverse.cable.PresenceSnapshot;
+import io.quarkiverse.cable.runtime.core.OutgoingMessage;
 import io.quarkiverse.cable.runtime.core.PresenceEnvelope;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
 import io.quarkiverse.cable.runtime.core.PresenceStore;
@@ -26,7 +27,7 @@ final class MemoryPresence implements PresenceStore {
 
     private final PresenceSettings settings;
     /** Publishes an envelope on {@code cable:presence}; called under the lock, must not block. */
-    private final Consumer<byte[]> publish;
+    private final Consumer<OutgoingMessage> publish;
     private final Object lock = new Object();
     /** channel -> id -> its entry, ids sorted like the database's snapshot. */
     private final Map<String, TreeMap<String, Entry>> channels = new HashMap<>();
@@ -41,7 +42,7 @@ final class MemoryPresence implements PresenceStore {
         final Map<String, Long> sessions = new HashMap<>();
     }
 
-    public MemoryPresence(PresenceSettings settings, Consumer<byte[]> publish) {
+    public MemoryPresence(PresenceSettings settings, Consumer<OutgoingMessage> publish) {
         this.settings = settings;
         this.publish = publish;
     }
@@ -72,7 +73,7 @@ final class MemoryPresence implements PresenceStore {
             entry.sessions.put(sessionId, 0L);
             bySession.computeIfAbsent(sessionId, ignored -> new HashSet<>()).add(entry);
             if (added) {
-                publish.accept(PresenceEnvelope.join(channel, presenceId, infoJson));
+                PresenceEnvelope.joined(channel, presenceId, infoJson, settings.inStream()).forEach(publish);
             }
             return added;
         }
@@ -170,7 +171,7 @@ final class MemoryPresence implements PresenceStore {
         if (ids.isEmpty()) {
             channels.remove(channel);
         }
-        publish.accept(PresenceEnvelope.leave(channel, presenceId));
+        PresenceEnvelope.left(channel, presenceId, settings.inStream()).forEach(publish);
         return true;
     }
 
@@ -196,7 +197,7 @@ final class MemoryPresence implements PresenceStore {
                         });
                         if (expired && id.getValue().sessions.isEmpty()) {
                             i.remove();
-                            publish.accept(PresenceEnvelope.leave(channel.getKey(), id.getKey()));
+                            PresenceEnvelope.left(channel.getKey(), id.getKey(), settings.inStream()).forEach(publish);
                             left.add(new String[] { channel.getKey(), id.getKey() });
                         }
                     }

@@ -7,10 +7,8 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.ChannelHash;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
 import io.quarkiverse.cable.runtime.core.HistorySource;
-import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.OutgoingMessage;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
@@ -58,9 +56,7 @@ public final class MemoryTransport implements Transport {
         this.stats = stats;
         this.history = new MemoryHistory(historySettings.memorySize(), historySettings.window(),
                 historySettings.maxReplay());
-        this.presence = new MemoryPresence(presenceSettings, envelope -> send(new OutgoingMessage(
-                IdentityChannels.PRESENCE, ChannelHash.of(IdentityChannels.PRESENCE), envelope, false,
-                System.nanoTime(), new CompletableFuture<>())));
+        this.presence = new MemoryPresence(presenceSettings, this::send);
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.PresenceRecord;
 import io.quarkiverse.cable.PresenceSnapshot;
+import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.PresenceEnvelope;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
 
@@ -20,8 +22,9 @@ import io.quarkiverse.cable.runtime.core.PresenceSettings;
 class MemoryPresenceTest {
 
     private final LinkedBlockingQueue<String> published = new LinkedBlockingQueue<>();
-    private final MemoryPresence presence = new MemoryPresence(new PresenceSettings(Duration.ofMillis(200), 2, 1024, false),
-            envelope -> published.add(new String(envelope, StandardCharsets.UTF_8)));
+    private final MemoryPresence presence = new MemoryPresence(
+            new PresenceSettings(Duration.ofMillis(200), 2, 1024, false, false),
+            message -> published.add(new String(message.payload(), StandardCharsets.UTF_8)));
 
     @AfterEach
     void stop() {
@@ -72,11 +75,30 @@ class MemoryPresenceTest {
 
     @Test
     void envelopesCarryTheChannelAndTheEventUnparsed() {
-        PresenceEnvelope parsed = PresenceEnvelope.parse(new String(PresenceEnvelope.join("a:b", "7", "[1]"),
-                StandardCharsets.UTF_8));
+        PresenceEnvelope parsed = PresenceEnvelope.parse(new String(
+                PresenceEnvelope.joined("a:b", "7", "[1]", false).getFirst().payload(), StandardCharsets.UTF_8));
         assertThat(parsed).isEqualTo(new PresenceEnvelope("a:b", "{\"type\":\"join\",\"id\":\"7\",\"info\":[1]}"));
         assertThat(parsed.event().info()).isEqualTo("[1]");
         assertThat(PresenceEnvelope.parse("junk")).isNull();
         assertThat(PresenceEnvelope.parse("99:short")).isNull();
+    }
+
+    @Test
+    void inStreamEveryJoinAndLeaveIsAlsoAMessageOfTheChannelsStreamAndTheCablesOwnSetsAreNot() {
+        List<String> messages = new ArrayList<>();
+        MemoryPresence inStream = new MemoryPresence(new PresenceSettings(Duration.ofSeconds(15), 2, 1024, false, true),
+                message -> messages.add(message.channel() + " " + new String(message.payload(), StandardCharsets.UTF_8)));
+        inStream.join("room", "ann", "s1", "{\"tab\":1}");
+        inStream.join("room", "ann", "s2", null); // no change: nothing written
+        inStream.leave("room", "ann", "s1");
+        inStream.leave("room", "ann", "s2");
+        inStream.join(IdentityChannels.IDENTITIES_PRESENT, "user=ann", "s1", null);
+        assertThat(messages).containsExactly(
+                "cable:presence 4:room{\"type\":\"join\",\"id\":\"ann\",\"info\":{\"tab\":1}}",
+                "room {\"$presence\":{\"type\":\"join\",\"id\":\"ann\",\"info\":{\"tab\":1}}}",
+                "cable:presence 4:room{\"type\":\"leave\",\"id\":\"ann\"}",
+                "room {\"$presence\":{\"type\":\"leave\",\"id\":\"ann\"}}",
+                "cable:presence 25:cable:presence:identities{\"type\":\"join\",\"id\":\"user=ann\"}");
+        inStream.stop();
     }
 }
