@@ -342,7 +342,7 @@ public interface CableRuntimeConfig {
          * Whether every join and leave is also a message of its channel's stream, `{"$presence":{"type":"join",
          * "id":"42","info":{...}}}` or `{"$presence":{"type":"leave","id":"42"}}`, written in the transaction that
          * changed the presence set: it gets a position between the channel's broadcasts, so a client that recovers
-         * its history (extended protocol, SSE `Last-Event-ID`, `CableStreams` from a position) gets the joins and
+         * its history (extended protocol, SSE `Last-Event-ID`, `Cable.subscribe` from a position) gets the joins and
          * leaves it missed, in order with the messages, exactly once. Off by default: every subscriber of the stream
          * receives these messages, including those that do not track presence. The live presence frames are sent
          * either way.
