@@ -1,0 +1,155 @@
+package io.quarkiverse.cable.jwt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkus.test.QuarkusUnitTest;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.smallrye.jwt.build.Jwt;
+import io.smallrye.jwt.build.JwtClaimsBuilder;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * An application with SmallRye JWT: {@code @anycable/web}'s token in the Action Cable sub-protocol
+ * ({@code anycable-token.<jwt>}) is verified by SmallRye JWT, the connection is its token's user, and it gets
+ * {@code {"type":"disconnect","reason":"token_expired","reconnect":false}} when the token's {@code exp} passes (SmallRye
+ * JWT's identities carry no expire-time attribute; the cable reads the token's own). A token that already expired or
+ * is signed by another key is refused at the upgrade (401), by SmallRye JWT.
+ */
+class JwtTokenExpiryTest {
+
+    private static final String ISSUER = "https://cable.test";
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    /**
+     * The keys are test resources (generated for these tests only): QuarkusUnitTest loads this class twice, so keys
+     * made in a static field would differ between the configuration and the test.
+     */
+    @RegisterExtension
+    static final QuarkusUnitTest app = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClass(WhoChannel.class)
+                    .addAsResource("publicKey.pem").addAsResource("privateKey.pem"))
+            .overrideConfigKey("quarkus.cable.adapter", "memory")
+            .overrideConfigKey("quarkus.devservices.enabled", "false")
+            .overrideConfigKey("mp.jwt.verify.publickey.location", "publicKey.pem")
+            .overrideConfigKey("mp.jwt.verify.issuer", ISSUER)
+            .overrideConfigKey("smallrye.jwt.sign.key.location", "privateKey.pem");
+
+    @Inject
+    Vertx vertx;
+
+    @TestHTTPResource("/cable")
+    URI cable;
+
+    private WebSocketClient client;
+
+    @AfterEach
+    void close() {
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+    }
+
+    /**
+     * The token lives a few seconds, which a loaded machine may spend before the welcome: then the cable rightly says
+     * token_expired instead of welcome, and the test tries again with a longer life (5, 15, 45 s), never a sleep.
+     */
+    @Test
+    void theTokensUserSubscribesAndIsToldTokenExpiredWhenItsExpPasses() throws Exception {
+        JsonObject tokenExpired = new JsonObject().put("type", "disconnect").put("reason", "token_expired")
+                .put("reconnect", false);
+        for (int lifetime : new int[] { 5, 15, 45 }) {
+            Instant exp = Instant.ofEpochSecond(Instant.now().plusSeconds(lifetime).getEpochSecond()); // exp: seconds
+            LinkedBlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
+            WebSocket socket = connect(token("ann", exp), frames);
+            JsonObject first = next(frames);
+            if (first.equals(tokenExpired)) {
+                assertThat(Instant.now()).as("token_expired before the welcome").isAfterOrEqualTo(exp);
+                continue; // the machine took longer than the token's life to welcome it
+            }
+            assertThat(first.getString("type")).as("%s", first).isEqualTo("welcome");
+            String identifier = new JsonObject().put("channel", "WhoChannel").encode();
+            socket.writeTextMessage(
+                    new JsonObject().put("command", "subscribe").put("identifier", identifier).encode());
+            assertThat(next(frames).getString("type")).isEqualTo("confirm_subscription");
+            assertThat(next(frames).getJsonObject("message")).isEqualTo(new JsonObject().put("user", "ann"));
+
+            assertThat(next(frames)).isEqualTo(tokenExpired);
+            assertThat(Instant.now()).as("not before the token's exp").isAfterOrEqualTo(exp);
+            return;
+        }
+        throw new AssertionError("every token expired before its connection was welcomed");
+    }
+
+    @Test
+    void anExpiredTokenOrOneSignedByAnotherKeyIsRefusedAtTheUpgrade() throws Exception {
+        String expired = token("bob", Instant.now().minusSeconds(60));
+        String forged = claims("bob", Instant.now().plusSeconds(600)).sign(anotherKey());
+        for (String token : List.of(expired, forged)) {
+            assertThatThrownBy(() -> connect(token, new LinkedBlockingQueue<>()))
+                    .hasCauseInstanceOf(UpgradeRejectedException.class)
+                    .cause().extracting(e -> ((UpgradeRejectedException) e).getStatus()).isEqualTo(401);
+        }
+    }
+
+    private WebSocket connect(String token, LinkedBlockingQueue<JsonObject> frames) throws Exception {
+        if (client == null) {
+            client = vertx.createWebSocketClient();
+        }
+        WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(cable.getHost())
+                .setPort(cable.getPort()).setURI(cable.getPath())
+                .setSubProtocols(List.of("actioncable-v1-json", "anycable-token." + token));
+        WebSocket socket = client.connect(options).toCompletionStage().toCompletableFuture()
+                .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        socket.textMessageHandler(text -> {
+            JsonObject frame = new JsonObject(text);
+            if (!"ping".equals(frame.getString("type"))) {
+                frames.add(frame);
+            }
+        });
+        return socket;
+    }
+
+    private static JsonObject next(LinkedBlockingQueue<JsonObject> frames) throws InterruptedException {
+        JsonObject frame = frames.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(frame).as("a frame within %s", WAIT).isNotNull();
+        return frame;
+    }
+
+    /** Signed with the application's key (smallrye.jwt.sign.key.location). */
+    private static String token(String user, Instant exp) {
+        return claims(user, exp).sign();
+    }
+
+    private static JwtClaimsBuilder claims(String user, Instant exp) {
+        return Jwt.issuer(ISSUER).upn(user).issuedAt(Instant.now().minusSeconds(120)).expiresAt(exp);
+    }
+
+    private static PrivateKey anotherKey() throws NoSuchAlgorithmException {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+        generator.initialize(2048);
+        return generator.generateKeyPair().getPrivate();
+    }
+}
