@@ -179,18 +179,6 @@ class CableProcessor {
     }
 
     /**
-     * With SmallRye JWT, whose identities carry no expire-time attribute, connections and SSE streams end when their
-     * token's {@code exp} passes, as with OIDC.
-     */
-    @BuildStep
-    @Record(ExecutionTime.RUNTIME_INIT)
-    void jwtExpiry(Capabilities capabilities, CableRecorder recorder) {
-        if (capabilities.isPresent(Capability.JWT)) {
-            recorder.readJwtExpiry();
-        }
-    }
-
-    /**
      * Starts the cable once the datasources exist: creates the tables, then the poller and writer. Hibernate ORM
      * waits for the schema-ready item, so its validation sees the tables.
      */

@@ -35,6 +35,8 @@ import io.quarkus.arc.deployment.ExcludedTypeBuildItem;
 import io.quarkus.arc.deployment.GeneratedBeanBuildItem;
 import io.quarkus.arc.deployment.GeneratedBeanGizmoAdaptor;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.GeneratedClassGizmoAdaptor;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
@@ -142,7 +144,7 @@ class CableWebSocketProcessor {
     @BuildStep
     @Record(ExecutionTime.STATIC_INIT)
     SyntheticBeanBuildItem streamingEndpoints(List<StreamingEndpointBuildItem> endpoints,
-            StreamingEndpointsRecorder recorder) {
+            StreamingEndpointsRecorder recorder, Capabilities capabilities) {
         Map<String, List<String>> templates = new HashMap<>();
         Map<String, List<String>> pathParameters = new HashMap<>();
         for (StreamingEndpointBuildItem endpoint : endpoints) {
@@ -152,7 +154,7 @@ class CableWebSocketProcessor {
         return SyntheticBeanBuildItem.configure(StreamingEndpoints.class)
                 .scope(Singleton.class)
                 .unremovable()
-                .supplier(recorder.endpoints(templates, pathParameters))
+                .supplier(recorder.endpoints(templates, pathParameters, capabilities.isPresent(Capability.JWT)))
                 .done();
     }
 

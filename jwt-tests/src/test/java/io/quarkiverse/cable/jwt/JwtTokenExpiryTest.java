@@ -10,6 +10,8 @@ import java.security.PrivateKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.cable.Cable;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.smallrye.jwt.build.Jwt;
@@ -48,7 +51,7 @@ class JwtTokenExpiryTest {
      */
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClass(WhoChannel.class)
+            .withApplicationRoot(jar -> jar.addClasses(WhoChannel.class, RoomSocket.class)
                     .addAsResource("publicKey.pem").addAsResource("privateKey.pem"))
             .overrideConfigKey("quarkus.cable.adapter", "memory")
             .overrideConfigKey("quarkus.devservices.enabled", "false")
@@ -60,7 +63,13 @@ class JwtTokenExpiryTest {
     Vertx vertx;
 
     @TestHTTPResource("/cable")
-    URI cable;
+    URI cableEndpoint;
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    Cable cable;
 
     private WebSocketClient client;
 
@@ -103,6 +112,45 @@ class JwtTokenExpiryTest {
         throw new AssertionError("every token expired before its connection was welcomed");
     }
 
+    /**
+     * A {@code @StreamFrom} connection with the token in its {@code Authorization} header streams until the token's
+     * exp, then is closed as WebSockets Next closes an expired identity (1008, "Authentication expired"), which it does
+     * not do itself for SmallRye JWT's identities. Lifetimes as above.
+     */
+    @Test
+    void aStreamingConnectionIsClosedWhenItsTokenExpires() throws Exception {
+        for (int lifetime : new int[] { 5, 15, 45 }) {
+            Instant exp = Instant.ofEpochSecond(Instant.now().plusSeconds(lifetime).getEpochSecond());
+            String room = "jwt-" + lifetime;
+            LinkedBlockingQueue<String> texts = new LinkedBlockingQueue<>();
+            CompletableFuture<Short> closed = new CompletableFuture<>();
+            WebSocket socket;
+            try {
+                socket = open(room, token("ann", exp), texts, closed);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof UpgradeRejectedException rejected && rejected.getStatus() == 401
+                        && !Instant.now().isBefore(exp)) {
+                    continue; // the token expired before the upgrade was authenticated
+                }
+                throw e;
+            }
+            // It streams: a broadcast arrives, unless the token expired first (then it is closed, as checked below).
+            // The client cannot see when its stream started, so it broadcasts until one arrives or the close comes.
+            String first = null;
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (first == null && !closed.isDone() && System.nanoTime() < deadline) {
+                cable.broadcast("room:" + room, "hello").toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                first = texts.poll(200, TimeUnit.MILLISECONDS);
+            }
+            assertThat(first == null ? closed.isDone() : first.equals("hello")).as("%s", first).isTrue();
+            assertThat(closed.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo((short) 1008);
+            assertThat(socket.closeReason()).isEqualTo("Authentication expired");
+            assertThat(Instant.now()).as("not before the token's exp").isAfterOrEqualTo(exp);
+            return;
+        }
+        throw new AssertionError("every token expired before its upgrade was authenticated");
+    }
+
     @Test
     void anExpiredTokenOrOneSignedByAnotherKeyIsRefusedAtTheUpgrade() throws Exception {
         String expired = token("bob", Instant.now().minusSeconds(60));
@@ -118,8 +166,8 @@ class JwtTokenExpiryTest {
         if (client == null) {
             client = vertx.createWebSocketClient();
         }
-        WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(cable.getHost())
-                .setPort(cable.getPort()).setURI(cable.getPath())
+        WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(cableEndpoint.getHost())
+                .setPort(cableEndpoint.getPort()).setURI(cableEndpoint.getPath())
                 .setSubProtocols(List.of("actioncable-v1-json", "anycable-token." + token));
         WebSocket socket = client.connect(options).toCompletionStage().toCompletableFuture()
                 .get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -129,6 +177,20 @@ class JwtTokenExpiryTest {
                 frames.add(frame);
             }
         });
+        return socket;
+    }
+
+    private WebSocket open(String room, String token, LinkedBlockingQueue<String> texts,
+            CompletableFuture<Short> closed) throws Exception {
+        if (client == null) {
+            client = vertx.createWebSocketClient();
+        }
+        WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(base.getHost())
+                .setPort(base.getPort()).setURI("/rooms/" + room).addHeader("Authorization", "Bearer " + token);
+        WebSocket socket = client.connect(options).toCompletionStage().toCompletableFuture()
+                .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        socket.textMessageHandler(texts::add);
+        socket.closeHandler(ignored -> closed.complete(socket.closeStatusCode()));
         return socket;
     }
 

@@ -4,7 +4,6 @@ import javax.sql.DataSource;
 
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.CredentialsExpiry;
 import io.quarkiverse.cable.runtime.core.TransactionJoining;
 import io.quarkiverse.cable.runtime.database.DatabaseTransport;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
@@ -47,11 +46,6 @@ public class CableRecorder {
             TransactionJoining.enable(engine, writer.maxTransactionBroadcasts().orElse(writer.queueCapacity()));
         }
         shutdown.addShutdownTask(engine::stop);
-    }
-
-    /** The application has SmallRye JWT: a connection's credentials expire with its token (see CredentialsExpiry). */
-    public void readJwtExpiry() {
-        CredentialsExpiry.readJwtPrincipals();
     }
 
     private static DataSource dataSource(String name) {

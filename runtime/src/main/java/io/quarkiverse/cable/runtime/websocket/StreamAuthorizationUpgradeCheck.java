@@ -40,7 +40,9 @@ public class StreamAuthorizationUpgradeCheck implements HttpUpgradeCheck {
 
     @Override
     public boolean appliesTo(String endpointId) {
-        return authorizer.active() && endpoints.contains(endpointId);
+        // With SmallRye JWT the identity is kept even without a StreamAuthorization bean: its token's exp closes the
+        // connection (ExpiringConnections), which WebSockets Next does only for identities with the attribute.
+        return (authorizer.active() || endpoints.keepsIdentities()) && endpoints.contains(endpointId);
     }
 
     @Override
@@ -60,7 +62,9 @@ public class StreamAuthorizationUpgradeCheck implements HttpUpgradeCheck {
                 .onItem().transformToUni(resolved -> {
                     SecurityIdentity known = StreamAuthorizer.orAnonymous(resolved);
                     context.userData().put(UpgradeIdentity.IDENTITY, known);
-                    return Uni.createFrom().completionStage(decideStreamFrom(context, known, pathParams));
+                    return Uni.createFrom().completionStage(authorizer.active()
+                            ? decideStreamFrom(context, known, pathParams)
+                            : CompletableFuture.completedFuture(true));
                 })
                 // An identity that cannot be resolved authorizes nothing; WebSockets Next's own checks answer for it.
                 .onFailure().recoverWithItem(false)

@@ -12,11 +12,24 @@ public final class StreamingEndpoints {
 
     private final Map<String, List<String>> templates;
     private final Map<String, List<String>> pathParameters;
+    private final boolean jwt;
 
-    /** Both maps hold every streaming endpoint; an endpoint that only injects {@code CableStreams} has no template. */
-    StreamingEndpoints(Map<String, List<String>> templates, Map<String, List<String>> pathParameters) {
+    /**
+     * Both maps hold every streaming endpoint; an endpoint that only injects {@code CableStreams} has no template.
+     * {@code jwt}: the application has SmallRye JWT.
+     */
+    StreamingEndpoints(Map<String, List<String>> templates, Map<String, List<String>> pathParameters, boolean jwt) {
         this.templates = Map.copyOf(templates);
         this.pathParameters = Map.copyOf(pathParameters);
+        this.jwt = jwt;
+    }
+
+    /**
+     * Whether each connection's identity is kept at the upgrade even without a {@code StreamAuthorization} bean: with
+     * SmallRye JWT, whose token's {@code exp} closes the connection ({@link ExpiringConnections}).
+     */
+    public boolean keepsIdentities() {
+        return jwt;
     }
 
     public boolean contains(String endpointId) {

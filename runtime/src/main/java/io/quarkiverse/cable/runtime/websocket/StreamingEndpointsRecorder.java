@@ -16,8 +16,8 @@ import io.quarkus.runtime.annotations.Recorder;
 public class StreamingEndpointsRecorder {
 
     public Supplier<StreamingEndpoints> endpoints(Map<String, List<String>> templates,
-            Map<String, List<String>> pathParameters) {
-        return () -> new StreamingEndpoints(templates, pathParameters);
+            Map<String, List<String>> pathParameters, boolean jwt) {
+        return () -> new StreamingEndpoints(templates, pathParameters, jwt);
     }
 
     /** {@code generated}: an instance of {@link SocketAccess#GENERATED_CLASS}, made by recorded bytecode. */

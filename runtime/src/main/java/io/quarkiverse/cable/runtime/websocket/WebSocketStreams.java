@@ -83,11 +83,13 @@ public class WebSocketStreams implements CableStreams {
     private ConnectionOutbox.OutboxLimits limits;
     private long stallTimer = -1;
     private StreamPresence presence;
+    private ExpiringConnections expiring;
 
     /** Reads the settings once; {@code CableConfigCheck} validated them when the cable was built. */
     @Inject
     void configure(CableRuntimeConfig config) {
         presence = new StreamPresence(engine, config.limits().maxSubscriptions());
+        expiring = new ExpiringConnections(vertx);
         limits = new ConnectionOutbox.OutboxLimits(config.websocket().maxPendingFrames(),
                 config.websocket().maxPendingBytes().asLongValue(), config.websocket().stallTimeout().toNanos());
         sockets = config.websocket().sharedFrames() && socketAccess.isResolvable()
@@ -122,12 +124,16 @@ public class WebSocketStreams implements CableStreams {
                 // The listener's first argument names the generated endpoint class; the id the templates are
                 // registered under is the connection's endpoint id.
                 startTemplates(endpoints.templates(connection.endpointId()), connection);
+                if (endpoints.contains(connection.endpointId())) {
+                    expiring.added(connection, UpgradeIdentity.identity(connection.userData()));
+                }
             }
 
             @Override
             public void connectionRemoved(String endpoint, String connectionId) {
                 stopAll(connectionId);
                 presence.closed(connectionId);
+                expiring.removed(connectionId);
             }
         });
     }
