@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { track } from "./switching-proxy.js";
 
 export const BASE = process.env.CABLE_BASE;
 assert.ok(BASE, "CABLE_BASE must name the application, e.g. http://127.0.0.1:8081");
@@ -55,18 +56,9 @@ export async function tcpProxy() {
     }
     const upstream = net.connect(APP_PORT, "127.0.0.1");
     const connection = { client, upstream, blackholed: false };
-    connections.add(connection);
     client.on("data", (data) => { if (!connection.blackholed) upstream.write(data); });
     upstream.on("data", (data) => { if (!connection.blackholed) client.write(data); });
-    const end = () => {
-      connections.delete(connection);
-      client.destroy();
-      upstream.destroy();
-    };
-    for (const socket of [client, upstream]) {
-      socket.on("close", end);
-      socket.on("error", end);
-    }
+    track(connections, connection);
   });
   await new Promise((ready) => server.listen(0, "127.0.0.1", ready));
   const port = server.address().port;

@@ -4,6 +4,22 @@ import net from "node:net";
 import WebSocket from "ws";
 
 /**
+ * Keeps a proxied {client, upstream} pair in {@code connections} until either side closes or fails, and then ends both.
+ */
+export function track(connections, connection) {
+  connections.add(connection);
+  const end = () => {
+    connections.delete(connection);
+    connection.client.destroy();
+    connection.upstream.destroy();
+  };
+  for (const socket of [connection.client, connection.upstream]) {
+    socket.on("close", end);
+    socket.on("error", end);
+  }
+}
+
+/**
  * A TCP proxy whose upstream can change, like a load balancer: new connections go to the current target (labelled,
  * e.g. "A" or "B"); refuse() drops every connection and refuses new ones until the next target().
  */
@@ -19,18 +35,9 @@ export async function switchingProxy(port, label) {
     labels.set(client.remotePort, target.label);
     const upstream = net.connect(target.port, "127.0.0.1");
     const connection = { client, upstream };
-    connections.add(connection);
     client.pipe(upstream);
     upstream.pipe(client);
-    const end = () => {
-      connections.delete(connection);
-      client.destroy();
-      upstream.destroy();
-    };
-    for (const socket of [client, upstream]) {
-      socket.on("close", end);
-      socket.on("error", end);
-    }
+    track(connections, connection);
   });
   await new Promise((ready) => server.listen(0, "127.0.0.1", ready));
   return {
