@@ -15,10 +15,13 @@ import io.vertx.core.json.JsonObject;
  */
 public record PresenceEnvelope(String channel, String eventJson) {
 
+    /** How a presence event starts when it is a message of its channel's stream. */
+    private static final String IN_STREAM_PREFIX = "{\"$presence\":";
+
     /**
      * The messages a join writes: its envelope on {@link IdentityChannels#PRESENCE}, which every node turns into the
      * live presence frames of the channel's subscribers, and, {@code inStream}, the event as a message of the
-     * channel's own stream ({@link #inStream}).
+     * channel's own stream ({@code quarkus.cable.presence.in-stream}, see {@link #messages}).
      */
     public static List<OutgoingMessage> joined(String channel, String presenceId, String infoJson, boolean inStream) {
         return messages(channel, "{\"type\":\"join\",\"id\":" + Json.encode(presenceId)
@@ -48,9 +51,6 @@ public record PresenceEnvelope(String channel, String eventJson) {
         return new OutgoingMessage(channel, ChannelHash.of(channel), payload.getBytes(StandardCharsets.UTF_8), false,
                 System.nanoTime(), new CompletableFuture<>());
     }
-
-    /** How a presence event starts when it is a message of its channel's stream. */
-    public static final String IN_STREAM_PREFIX = "{\"$presence\":";
 
     /** The envelope in {@code text}, or null when it is not one the cable wrote. */
     public static PresenceEnvelope parse(String text) {

@@ -26,7 +26,10 @@ import io.quarkiverse.cable.runtime.core.Worker;
 final class MemoryPresence implements PresenceStore {
 
     private final PresenceSettings settings;
-    /** Publishes an envelope on {@code cable:presence}; called under the lock, must not block. */
+    /**
+     * Publishes a change's messages (its envelope on {@code cable:presence}, and in-stream its stream's message);
+     * called under the lock, so changes go out in order; must not block.
+     */
     private final Consumer<OutgoingMessage> publish;
     private final Object lock = new Object();
     /** channel -> id -> its entry, ids sorted like the database's snapshot. */
