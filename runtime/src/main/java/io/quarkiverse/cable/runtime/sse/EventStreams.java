@@ -23,7 +23,7 @@ import io.quarkiverse.cable.runtime.core.Replay;
 import io.smallrye.mutiny.Multi;
 
 /** The implementation of {@link CableEventStream}: a recovering subscription whose delivery emits events. */
-public final class EventStreams {
+final class EventStreams {
 
     private EventStreams() {
     }
