@@ -19,7 +19,8 @@
 #
 # Environment: BENCH_BACKENDS (cable-postgresql,cable-mariadb), BENCH_DB (cable_bench), BENCH_PORT (8090),
 # BENCH_WINDOW (20), BENCH_CHURN (50), BENCH_OUT, BENCH_SKIP_BUILD=1 (reuse the jars), BENCH_PIN (1: server on CPU 0,
-# load generator on CPU 1).
+# load generator on CPU 1), BENCH_SERVER_ARGS (server JVM options: -Dquarkus.cable.presence.in-stream=true measures
+# joins and leaves written into the channels' streams too).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -97,7 +98,8 @@ COMMAND="bench/run-presence.sh"
   echo "wrote per second (PostgreSQL: this database; MariaDB: the server). CPU: the server process, share of one core."
   echo "Storm: until every joiner has its own join event, and until one info() per channel agrees with who joined."
   echo
-  echo "$(date -u +%F), git $REV, $(nproc) cores, $("$JAVA" -version 2>&1 | sed -n 1p), $PINNING; command: \`$COMMAND\`."
+  echo "$(date -u +%F), git $REV, $(nproc) cores, $("$JAVA" -version 2>&1 | sed -n 1p), $PINNING; command:"\
+    "\`${BENCH_SERVER_ARGS:+BENCH_SERVER_ARGS=\"$BENCH_SERVER_ARGS\" }$COMMAND\`."
   echo
   cat "${SECTIONS[@]}"
 } > "$OUT"

@@ -3,6 +3,7 @@
 # cable-mariadb only (run-reconnect-storm.sh, run-whispers.sh). Source it from the repository root after setting
 # BACKENDS, DB, PORT, RAW and JAVA; it starts the services, builds what runs (unless BENCH_SKIP_BUILD=1), chooses the
 # CPU pinning and stops the server on exit. Then per backend: cable_server_start "$backend"; ...; stop_server.
+# BENCH_SERVER_ARGS: more JVM options for the server, e.g. -Dquarkus.cable.presence.in-stream=true.
 
 IFS=',' read -r -a BACKEND_LIST <<< "$BACKENDS"
 
@@ -56,8 +57,10 @@ cable_server_start() { # backend
     *) echo "unknown backend $1 (cable-postgresql, cable-mariadb)" >&2; exit 2 ;;
   esac
   echo "== $1"
+  local extra=()
+  read -r -a extra <<< "${BENCH_SERVER_ARGS:-}"
   "${SERVER_PIN[@]}" "$JAVA" -Xmx2g --sun-misc-unsafe-memory-access=allow -Dquarkus.profile="$flavour" \
-    -Dquarkus.http.port="$PORT" -Dquarkus.datasource.jdbc.url="$url" -Dbench.relay=cable \
+    -Dquarkus.http.port="$PORT" -Dquarkus.datasource.jdbc.url="$url" -Dbench.relay=cable "${extra[@]}" \
     -jar "bench/server/target/$flavour/quarkus-app/quarkus-run.jar" > "$RAW/server-$1.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 120); do
