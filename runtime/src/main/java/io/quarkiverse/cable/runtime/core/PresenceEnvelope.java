@@ -17,6 +17,8 @@ public record PresenceEnvelope(String channel, String eventJson) {
 
     /** How a presence event starts when it is a message of its channel's stream. */
     private static final String IN_STREAM_PREFIX = "{\"$presence\":";
+    /** Every change writes its envelope here: hashed once, not per event. */
+    private static final long PRESENCE_HASH = ChannelHash.of(IdentityChannels.PRESENCE);
 
     /**
      * The messages a join writes: its envelope on {@link IdentityChannels#PRESENCE}, which every node turns into the
@@ -40,15 +42,16 @@ public record PresenceEnvelope(String channel, String eventJson) {
      * them. The cable's own presence sets (identities) have no stream.
      */
     private static List<OutgoingMessage> messages(String channel, String event, boolean inStream) {
-        OutgoingMessage envelope = message(IdentityChannels.PRESENCE, channel.length() + ":" + channel + event);
+        OutgoingMessage envelope = message(IdentityChannels.PRESENCE, PRESENCE_HASH,
+                channel.length() + ":" + channel + event);
         if (!inStream || IdentityChannels.isCableOwned(channel)) {
             return List.of(envelope);
         }
-        return List.of(envelope, message(channel, IN_STREAM_PREFIX + event + "}"));
+        return List.of(envelope, message(channel, ChannelHash.of(channel), IN_STREAM_PREFIX + event + "}"));
     }
 
-    private static OutgoingMessage message(String channel, String payload) {
-        return new OutgoingMessage(channel, ChannelHash.of(channel), payload.getBytes(StandardCharsets.UTF_8), false,
+    private static OutgoingMessage message(String channel, long channelHash, String payload) {
+        return new OutgoingMessage(channel, channelHash, payload.getBytes(StandardCharsets.UTF_8), false,
                 System.nanoTime(), new CompletableFuture<>());
     }
 
