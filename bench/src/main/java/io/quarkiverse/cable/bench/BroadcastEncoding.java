@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 import io.quarkiverse.cable.CableMessage;
-import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
+import io.quarkiverse.cable.runtime.core.EncodedFrames;
 
 /**
  * Encode-once fan-out, in the shape of the Rails "fastlane broadcasts" benchmark: N = 10 broadcasts delivered to

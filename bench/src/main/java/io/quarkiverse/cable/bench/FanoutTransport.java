@@ -24,8 +24,8 @@ import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
 import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.runtime.core.EncodedFrames;
 import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
-import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
 
 /**
  * The Action Cable fan-out through a real transport: 10 broadcasts to 100 subscribers, each subscriber a Netty

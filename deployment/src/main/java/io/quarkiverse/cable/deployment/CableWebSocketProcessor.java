@@ -20,11 +20,11 @@ import org.jboss.jandex.MethodParameterInfo;
 
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
+import io.quarkiverse.cable.runtime.core.RequestOrigins;
 import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
 import io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck;
 import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
-import io.quarkiverse.cable.runtime.websocket.RequestOrigins;
 import io.quarkiverse.cable.runtime.websocket.StreamAuthorizationUpgradeCheck;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpointsRecorder;

@@ -51,7 +51,7 @@ class LayersTest {
                 .layer("Internals").definedBy(RUNTIME + ".internals")
                 .whereLayer("Assembly").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Assembly")
-                .whereLayer("FrontEnds").mayOnlyBeAccessedByLayers("Assembly", "FrontEnds")
+                .whereLayer("FrontEnds").mayOnlyBeAccessedByLayers("Assembly")
                 .whereLayer("Observability").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Internals").mayOnlyBeAccessedByLayers("FrontEnds")
                 .whereLayer("Core").mayOnlyBeAccessedByLayers("Assembly", "Adapters", "FrontEnds", "Observability",
@@ -65,6 +65,22 @@ class LayersTest {
                 .check(classes);
         noClasses().that().resideInAPackage(MEMORY).should().dependOnClassesThat().resideInAPackage(DATABASE)
                 .check(classes);
+    }
+
+    /**
+     * Each front end stands on the core alone (and the internals under the socket): what two front ends share, such as
+     * the connection outbox and the origin check, lives in the core.
+     */
+    @Test
+    void frontEndsDoNotKnowEachOther() {
+        for (String frontEnd : FRONT_ENDS) {
+            for (String other : FRONT_ENDS) {
+                if (!frontEnd.equals(other)) {
+                    noClasses().that().resideInAPackage(frontEnd).should().dependOnClassesThat()
+                            .resideInAPackage(other).check(classes);
+                }
+            }
+        }
     }
 
     /** Every package a slice, the public API's included. */

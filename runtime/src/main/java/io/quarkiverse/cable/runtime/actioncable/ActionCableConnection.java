@@ -10,10 +10,10 @@ import java.util.function.Supplier;
 
 import io.quarkiverse.cable.CableConnectionEvent;
 import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.core.ReplayQuota;
 import io.quarkiverse.cable.runtime.core.SerialExecutor;
 import io.quarkiverse.cable.runtime.core.SessionIds;
-import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
 import io.vertx.core.json.JsonObject;
 
 /**

@@ -1,6 +1,5 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
-import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,18 +25,15 @@ import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
+import io.quarkiverse.cable.runtime.core.EncodedFrames;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.core.JsonPayloads;
+import io.quarkiverse.cable.runtime.core.RequestOrigins;
 import io.quarkiverse.cable.runtime.internals.SharedFrameWriter;
-import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
-import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
-import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
-import io.quarkiverse.cable.runtime.websocket.RequestOrigins;
-import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
@@ -68,9 +64,6 @@ public class ActionCableServer implements CableConnections {
     ChannelRegistry registry;
 
     @Inject
-    WebSocketStreams streams;
-
-    @Inject
     CableRuntimeConfig config;
 
     @Inject
@@ -99,6 +92,7 @@ public class ActionCableServer implements CableConnections {
     private boolean whispersEnabled;
     private Whispers whispers;
     private int whisperBurst;
+    private ConnectionOutbox.OutboxLimits outboxLimits;
 
     @PostConstruct
     void configure() {
@@ -114,6 +108,7 @@ public class ActionCableServer implements CableConnections {
         whisperBurst = limits.whisperBurst();
         identifier = new ConnectionIdentification(identification, config.actionCable().identificationTimeout());
         openBoundNanos = config.actionCable().identificationTimeout().toNanos();
+        outboxLimits = ConnectionOutbox.OutboxLimits.of(config);
     }
 
     void start(@Observes StartupEvent startup) {
@@ -337,8 +332,11 @@ public class ActionCableServer implements CableConnections {
             context.response().setStatusCode(404).end("Page not found");
             return;
         }
-        if (origins.refused(context)) {
-            return; // a page of another site: answered 403 before identification
+        if (origins.refusal(context.request(), "the Action Cable endpoint " + context.request().path()) != null) {
+            // A page of another site: answered before identification.
+            context.response().setStatusCode(RequestOrigins.FORBIDDEN)
+                    .end("Forbidden: this page's origin may not open the cable");
+            return;
         }
         ConnectionIdentification.Upgrade upgrade = ConnectionIdentification.upgrade(context);
         HttpConnection upgraded = context.request().connection();
@@ -358,38 +356,9 @@ public class ActionCableServer implements CableConnections {
         }
         String id = Long.toString(ids.incrementAndGet());
         SharedFrameWriter sharedFrames = SharedFrameWriter.of(socket, upgraded);
-        ConnectionOutbox outbox = new ConnectionOutbox(new ConnectionOutbox.Wire() {
-            @Override
-            public void write(Object frame, Runnable done) {
-                Future<Void> written;
-                // One writer at a time: the fragments of a long frame must not interleave with another frame (the
-                // poller delivers broadcasts while the event loop answers commands).
-                synchronized (this) {
-                    written = frame instanceof SharedTextFrame shared ? sharedFrames.write(shared)
-                            : socket.writeTextMessage((String) frame);
-                }
-                written.onComplete(result -> {
-                    // A closed channel is a connection ending (its close handler has not run yet), not a lost frame.
-                    if (result.failed() && !socket.isClosed() && !(result.cause() instanceof ClosedChannelException)) {
-                        // A write refused on an open socket loses that frame (a welcome, a confirmation) silently
-                        // otherwise; the client would wait for it forever.
-                        engine.recordFailure(CableStats.Failure.SEND, "Action Cable connection " + id
-                                + ": a frame could not be written to its open socket: " + result.cause());
-                    }
-                    done.run();
-                });
-            }
-
-            @Override
-            public void close(int code, String reason) {
-                socket.close((short) code, reason);
-            }
-
-            @Override
-            public boolean isClosed() {
-                return socket.isClosed();
-            }
-        }, streams.limits(), (reason, why) -> slowConsumer(id, reason, why));
+        ConnectionOutbox outbox = new ConnectionOutbox(new ServerSocketWire(socket, sharedFrames,
+                why -> engine.recordFailure(CableStats.Failure.SEND, "Action Cable connection " + id + ": " + why)),
+                outboxLimits, (reason, why) -> slowConsumer(id, reason, why));
         ActionCableConnection connection = new ActionCableConnection(id, outbox, this,
                 ActionCableProtocol.extended(socket.subProtocol()));
         // Handlers first, registration after: Vert.x refuses a handler on a socket that closed during the upgrade

@@ -13,12 +13,12 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.ChannelSubscription;
+import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.core.DirectDelivery;
+import io.quarkiverse.cable.runtime.core.EncodedFrames;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.PresenceEvents;
-import io.quarkiverse.cable.runtime.websocket.ConnectionOutbox;
-import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 

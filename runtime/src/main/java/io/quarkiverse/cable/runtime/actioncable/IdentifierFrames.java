@@ -3,8 +3,8 @@ package io.quarkiverse.cable.runtime.actioncable;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.quarkiverse.cable.runtime.core.EncodedFrames;
 import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
-import io.quarkiverse.cable.runtime.websocket.EncodedFrames;
 import io.vertx.core.json.Json;
 
 /**

@@ -21,8 +21,10 @@ import io.quarkiverse.cable.StreamRequest;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.core.Delivery;
 import io.quarkiverse.cable.runtime.core.DirectDelivery;
+import io.quarkiverse.cable.runtime.core.EncodedFrames;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
@@ -77,7 +79,7 @@ public class WebSocketStreams implements CableStreams {
     @Inject
     Instance<SocketAccess> socketAccess;
 
-    private final Map<String, ConnectionOutbox> outboxes = new ConcurrentHashMap<>();
+    private final Map<String, StreamingConnection> streamingConnections = new ConcurrentHashMap<>();
     private EncodedFrames frames;
     private SocketAccess sockets;
     private ConnectionOutbox.OutboxLimits limits;
@@ -90,8 +92,7 @@ public class WebSocketStreams implements CableStreams {
     void configure(CableRuntimeConfig config) {
         presence = new StreamPresence(engine, config.limits().maxSubscriptions());
         expiring = new ExpiringConnections(vertx);
-        limits = new ConnectionOutbox.OutboxLimits(config.websocket().maxPendingFrames(),
-                config.websocket().maxPendingBytes().asLongValue(), config.websocket().stallTimeout().toNanos());
+        limits = ConnectionOutbox.OutboxLimits.of(config);
         sockets = config.websocket().sharedFrames() && socketAccess.isResolvable()
                 ? SocketAccess.withFallback(socketAccess.get())
                 : null;
@@ -104,11 +105,6 @@ public class WebSocketStreams implements CableStreams {
             String text = message.text();
             return text.length() > SharedTextFrame.MAX_FRAGMENT ? text : SharedTextFrame.of(text);
         });
-    }
-
-    /** The per-connection bounds from quarkus.cable.websocket.*, shared with the Action Cable endpoint. */
-    public ConnectionOutbox.OutboxLimits limits() {
-        return limits;
     }
 
     void listen(@Observes StartupEvent startup) {
@@ -144,11 +140,11 @@ public class WebSocketStreams implements CableStreams {
      * the upgrade) gets no close handler, so only its socket's state tells that it is gone.
      */
     private void sweep() {
-        outboxes.forEach((connectionId, outbox) -> {
-            if (outbox.isWireClosed()) {
+        streamingConnections.forEach((connectionId, connection) -> {
+            if (connection.outbox().isWireClosed()) {
                 stopAll(connectionId);
             } else {
-                outbox.checkStalled();
+                connection.outbox().checkStalled();
             }
         });
         presence.sweep();
@@ -241,17 +237,16 @@ public class WebSocketStreams implements CableStreams {
             return CompletableFuture.failedFuture(new CableException.InvalidMessage(
                     "Cannot stream '" + channel + "': connection " + connection.id() + " is closed"));
         }
-        ConnectionOutbox outbox = outboxes.computeIfAbsent(connection.id(),
-                id -> new ConnectionOutbox(
-                        ConnectionOutbox.wire(connection, sockets,
-                                why -> engine.recordFailure(CableStats.Failure.SEND, why)),
-                        limits, (reason, why) -> slowConsumer(connection, reason, why)));
-        LocalSubscription existing = outbox.streams.get(channel);
+        StreamingConnection streaming = streamingConnections.computeIfAbsent(connection.id(),
+                id -> new StreamingConnection(new ConnectionOutbox(
+                        new WebSocketWire(connection, sockets, why -> engine.recordFailure(CableStats.Failure.SEND, why)),
+                        limits, (reason, why) -> slowConsumer(connection, reason, why))));
+        LocalSubscription existing = streaming.streams().get(channel);
         if (existing != null) {
             return existing.confirmed().toCompletableFuture();
         }
-        LocalSubscription subscription = engine.subscribe(channel, delivery(connection, outbox, callback));
-        LocalSubscription raced = outbox.streams.putIfAbsent(channel, subscription);
+        LocalSubscription subscription = engine.subscribe(channel, delivery(connection, streaming.outbox(), callback));
+        LocalSubscription raced = streaming.streams().putIfAbsent(channel, subscription);
         if (raced != null) {
             subscription.close();
             return raced.confirmed().toCompletableFuture();
@@ -266,9 +261,9 @@ public class WebSocketStreams implements CableStreams {
 
     @Override
     public void stop(WebSocketConnection connection, String channel) {
-        ConnectionOutbox outbox = outboxes.get(connection.id());
-        if (outbox != null) {
-            LocalSubscription subscription = outbox.streams.remove(channel);
+        StreamingConnection streaming = streamingConnections.get(connection.id());
+        if (streaming != null) {
+            LocalSubscription subscription = streaming.streams().remove(channel);
             if (subscription != null) {
                 subscription.close();
             }
@@ -282,17 +277,17 @@ public class WebSocketStreams implements CableStreams {
 
     @Override
     public Set<String> channels(WebSocketConnection connection) {
-        ConnectionOutbox outbox = outboxes.get(connection.id());
-        return outbox == null ? Set.of() : Set.copyOf(outbox.streams.keySet());
+        StreamingConnection streaming = streamingConnections.get(connection.id());
+        return streaming == null ? Set.of() : Set.copyOf(streaming.streams().keySet());
     }
 
     @Override
     public CompletionStage<Void> confirmed(WebSocketConnection connection) {
-        ConnectionOutbox outbox = outboxes.get(connection.id());
-        if (outbox == null) {
+        StreamingConnection streaming = streamingConnections.get(connection.id());
+        if (streaming == null) {
             return CompletableFuture.completedFuture(null);
         }
-        return onCallersContext(CompletableFuture.allOf(outbox.streams.values().stream()
+        return onCallersContext(CompletableFuture.allOf(streaming.streams().values().stream()
                 .map(subscription -> subscription.confirmed().toCompletableFuture())
                 .toArray(CompletableFuture[]::new)));
     }
@@ -373,14 +368,14 @@ public class WebSocketStreams implements CableStreams {
 
     /** Connections with at least one stream on this node. */
     public int connectionCount() {
-        return outboxes.size();
+        return streamingConnections.size();
     }
 
     private void stopAll(String connectionId) {
-        ConnectionOutbox outbox = outboxes.remove(connectionId);
-        if (outbox != null) {
-            outbox.streams.values().forEach(LocalSubscription::close);
-            outbox.streams.clear();
+        StreamingConnection streaming = streamingConnections.remove(connectionId);
+        if (streaming != null) {
+            streaming.streams().values().forEach(LocalSubscription::close);
+            streaming.streams().clear();
         }
     }
 

@@ -30,6 +30,8 @@ class SharedTextFrameTest {
             SharedTextFrame frame = SharedTextFrame.of(text);
             assertThat(frame.fitsOneFrame()).isTrue();
             assertThat(bytes(frame.wholeMessage())).as("%d bytes", length).isEqualTo(encodedByNetty(text));
+            // What an outbox counts for it while it waits: the whole encoded frame, header included.
+            assertThat(frame.encodedSize()).isEqualTo(encodedByNetty(text).length);
             assertThat(frame.payloadFragments()).hasSize(1);
             assertThat(bytes(frame.payloadFragments()[0])).isEqualTo(text.getBytes(StandardCharsets.UTF_8));
         }

@@ -1,21 +1,10 @@
-package io.quarkiverse.cable.runtime.websocket;
+package io.quarkiverse.cable.runtime.core;
 
-import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
-
-import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.LocalSubscription;
-import io.quarkiverse.cable.runtime.internals.SharedFrameWriter;
-import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
-import io.quarkiverse.cable.runtime.internals.SocketAccess;
-import io.quarkus.websockets.next.CloseReason;
-import io.quarkus.websockets.next.WebSocketConnection;
-import io.vertx.core.http.WebSocketBase;
 
 /**
  * One connection's cable streams and its outbound frames. Frames are written without waiting. A connection is closed
@@ -27,72 +16,27 @@ import io.vertx.core.http.WebSocketBase;
  */
 public final class ConnectionOutbox {
 
-    /** Where an outbox writes: a WebSockets Next connection or a Vert.x server WebSocket (the Action Cable endpoint). */
+    /**
+     * Where an outbox writes: a WebSockets Next connection ({@code WebSocketWire}) or the Action Cable endpoint's
+     * server WebSocket. The front end that owns the socket implements it; the outbox knows no socket API.
+     */
     public interface Wire {
         /**
-         * Writes a text (String, or a {@link SharedTextFrame}) or binary (byte[]) frame
-         * without waiting; {@code done} runs when it completed or failed.
+         * Writes a frame of a kind this wire takes (a String or byte[], or the wire's own encoded form) without
+         * waiting; {@code done} runs when it completed or failed.
          */
         void write(Object frame, Runnable done);
+
+        /**
+         * The bytes {@code frame} holds until it is written: its encoded size. A frame shared by many connections
+         * counts its whole size on each (the bound is per connection). {@link #plainSize} sizes Strings and byte[].
+         */
+        long size(Object frame);
 
         void close(int code, String reason);
 
         /** Whether the socket underneath is closed, whoever closed it (seen even if no close handler ever ran). */
         boolean isClosed();
-    }
-
-    /**
-     * Writes to a WebSockets Next connection; {@code onFailure} hears of a frame refused while it was still open.
-     * A {@link SharedTextFrame} that fits one frame goes to the socket under the connection when {@code sockets} can
-     * reach it (null: never), so the connection writes the shared buffer ({@link SharedFrameWriter}); anything else
-     * goes through {@code sendText}/{@code sendBinary}.
-     */
-    static Wire wire(WebSocketConnection connection, SocketAccess sockets, Consumer<String> onFailure) {
-        // A connection keeps its socket and its way of writing: chosen once, not per frame.
-        WebSocketBase socket = sockets == null ? null : sockets.socketOf(connection);
-        SharedFrameWriter sharedFrames = socket == null ? null
-                : SharedFrameWriter.of(socket, connection.userData().get(UpgradedConnections.KEY));
-        return new Wire() {
-            @Override
-            public void write(Object frame, Runnable done) {
-                if (sharedFrames != null && frame instanceof SharedTextFrame shared && shared.fitsOneFrame()) {
-                    sharedFrames.write(shared).onComplete(written -> {
-                        if (written.failed()) {
-                            refused(written.cause());
-                        }
-                        done.run();
-                    });
-                    return;
-                }
-                var write = frame instanceof byte[] bytes ? connection.sendBinary(bytes)
-                        : connection.sendText(frame.toString());
-                write.subscribe().with(ignored -> done.run(), failure -> {
-                    refused(failure);
-                    done.run();
-                });
-            }
-
-            private void refused(Throwable failure) {
-                if (connection.isOpen() && !(failure instanceof ClosedChannelException)) {
-                    // Otherwise the frame (a "ready", a broadcast) is lost without a trace. A closed channel is the
-                    // connection ending (its close has not been seen yet), not a lost frame.
-                    onFailure.accept("WebSocket connection " + connection.id()
-                            + ": a frame could not be written to its open socket: " + failure);
-                }
-            }
-
-            @Override
-            public void close(int code, String reason) {
-                connection.close(new CloseReason(code, reason)).subscribe().with(ignored -> {
-                }, failure -> {
-                });
-            }
-
-            @Override
-            public boolean isClosed() {
-                return connection.isClosed();
-            }
-        };
     }
 
     /** RFC 6455 "policy violation": used for clients too slow to read and for connections that cannot stream. */
@@ -358,22 +302,17 @@ public final class ConnectionOutbox {
     /** The close reason a slow consumer sees (code 1008), documented on the Security page. */
     public static final String SLOW_CLIENT_REASON = "cable: client too slow";
 
-    /**
-     * What {@code frame} holds while it waits: its encoded bytes (a shared frame at its whole size, though other
-     * connections write the same memory: the bound is per connection) plus {@link #FRAME_OVERHEAD}.
-     */
-    static long sizeOf(Object frame) {
-        long bytes;
-        if (frame instanceof SharedTextFrame shared) {
-            bytes = shared.encodedSize();
-        } else if (frame instanceof byte[] binary) {
-            bytes = binary.length;
-        } else if (frame instanceof CharSequence text) {
-            bytes = utf8Length(text);
-        } else {
-            bytes = utf8Length(String.valueOf(frame));
+    /** What {@code frame} holds while it waits: its size on the wire ({@link Wire#size}) plus {@link #FRAME_OVERHEAD}. */
+    long sizeOf(Object frame) {
+        return wire.size(frame) + FRAME_OVERHEAD;
+    }
+
+    /** The encoded size of a text (a CharSequence, or anything else as its String) or binary (byte[]) frame. */
+    public static long plainSize(Object frame) {
+        if (frame instanceof byte[] binary) {
+            return binary.length;
         }
-        return bytes + FRAME_OVERHEAD;
+        return utf8Length(frame instanceof CharSequence text ? text : String.valueOf(frame));
     }
 
     /** The UTF-8 length of {@code text}, counted without encoding it. */
@@ -390,6 +329,13 @@ public final class ConnectionOutbox {
 
     /** The per-connection bounds, from quarkus.cable.websocket.*; read once at startup. */
     public record OutboxLimits(int maxPendingFrames, long maxPendingBytes, long stallTimeoutNanos) {
+
+        /** The bounds every WebSocket front end applies (CableConfigCheck has validated them). */
+        public static OutboxLimits of(CableRuntimeConfig config) {
+            CableRuntimeConfig.WebSocket websocket = config.websocket();
+            return new OutboxLimits(websocket.maxPendingFrames(), websocket.maxPendingBytes().asLongValue(),
+                    websocket.stallTimeout().toNanos());
+        }
 
         long stallTimeoutMillis() {
             return stallTimeoutNanos / 1_000_000;

@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.websocket;
+package io.quarkiverse.cable.runtime.core;
 
 import java.util.function.Function;
 

@@ -1,17 +1,12 @@
-package io.quarkiverse.cable.runtime.websocket;
+package io.quarkiverse.cable.runtime.core;
 
 import java.util.List;
 
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.Internal;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.ext.web.RoutingContext;
 
 /**
  * Applies the {@link OriginPolicy} of {@code quarkus.cable.origin} to WebSocket handshakes, before anything else runs
@@ -21,7 +16,8 @@ import io.vertx.ext.web.RoutingContext;
 @Singleton
 public class RequestOrigins {
 
-    static final int FORBIDDEN = 403;
+    /** The answer to a refused handshake. */
+    public static final int FORBIDDEN = 403;
 
     private final OriginPolicy policy;
     private final CableEngine engine;
@@ -45,17 +41,5 @@ public class RequestOrigins {
             engine.recordFailure(CableStats.Failure.ORIGIN, "Refused a WebSocket handshake on " + endpoint + ": " + why);
         }
         return why;
-    }
-
-    /**
-     * For the Action Cable route: answers a refused handshake with 403 and returns true; returns false when it may
-     * proceed.
-     */
-    public boolean refused(RoutingContext context) {
-        if (refusal(context.request(), "the Action Cable endpoint " + context.request().path()) == null) {
-            return false;
-        }
-        context.response().setStatusCode(FORBIDDEN).end("Forbidden: this page's origin may not open the cable");
-        return true;
     }
 }

@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.websocket;
+package io.quarkiverse.cable.runtime.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
