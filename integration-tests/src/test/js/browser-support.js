@@ -9,12 +9,11 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { track } from "./switching-proxy.js";
+import { BASE, RUN } from "./node-env.js";
 
-export const BASE = process.env.CABLE_BASE;
-assert.ok(BASE, "CABLE_BASE must name the application, e.g. http://127.0.0.1:8081");
 export const APP_PORT = Number(new URL(BASE).port);
+export { BASE, RUN };
 export const TIMEOUT = 120_000;
-export const RUN = Date.now().toString(36);
 const here = dirname(fileURLToPath(import.meta.url));
 
 export async function post(path, body = "") {

@@ -10,17 +10,10 @@ import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { inbox } from "./inbox.js";
 import { chromium } from "playwright-core";
+import { BASE, WS_BASE } from "./node-env.js";
 
-const BASE = process.env.CABLE_BASE;
-assert.ok(BASE, "CABLE_BASE must name the application, e.g. http://127.0.0.1:8081");
-const WS_BASE = BASE.replace(/^http/, "ws");
 const TIMEOUT = 90_000;
 const here = dirname(fileURLToPath(import.meta.url));
-
-// @rails/actioncable reads a few browser globals; in Node they are stubs.
-globalThis.document ??= { visibilityState: "visible", addEventListener() {}, removeEventListener() {} };
-globalThis.addEventListener ??= () => {};
-globalThis.removeEventListener ??= () => {};
 
 async function post(path, body = "") {
   const response = await fetch(BASE + path, {

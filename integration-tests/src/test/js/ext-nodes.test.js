@@ -4,6 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { recordingWebSocket, switchingProxy } from "./switching-proxy.js";
+import "./node-env.js";
 
 const NODE_B = process.env.CABLE_BASE;
 const CONTROL = process.env.CABLE_CONTROL;
@@ -12,10 +13,6 @@ const NODE_B_PORT = Number(new URL(NODE_B).port);
 const TIMEOUT = 240_000;
 const EXT = "actioncable-v1-ext-json";
 const GAP = 30; // messages broadcast while the client cannot reach any node, at least, in each phase
-
-globalThis.document ??= { visibilityState: "visible", addEventListener() {}, removeEventListener() {} };
-globalThis.addEventListener ??= () => {};
-globalThis.removeEventListener ??= () => {};
 
 async function until(condition, what) {
   const deadline = Date.now() + TIMEOUT;

@@ -4,16 +4,11 @@
 // (one single broadcast, then a batch); the script exits 0 once each client received {"n":1}..{"n":$COUNT} exactly,
 // in order (and prints what it got otherwise).
 import WebSocket from "ws";
+import { BASE, WS_BASE } from "./node-env.js";
 
-const BASE = process.env.CABLE_BASE;
 const ROOM = process.env.ROOM;
 const COUNT = Number(process.env.COUNT);
-const WS_BASE = BASE.replace(/^http/, "ws");
 const TIMEOUT = 120_000;
-
-globalThis.document ??= { visibilityState: "visible", addEventListener() {}, removeEventListener() {} };
-globalThis.addEventListener ??= () => {};
-globalThis.removeEventListener ??= () => {};
 
 const received = { rails: [], anycable: [] };
 const done = () => received.rails.length >= COUNT + 1 && received.anycable.length >= COUNT + 1;

@@ -8,17 +8,11 @@ import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { inbox } from "./inbox.js";
 import { recordingWebSocket, switchingProxy } from "./switching-proxy.js";
+import { BASE, RUN } from "./node-env.js";
 
-const BASE = process.env.CABLE_BASE;
-assert.ok(BASE, "CABLE_BASE must name the application, e.g. http://127.0.0.1:8081");
 const PORT = Number(new URL(BASE).port);
 const TIMEOUT = 90_000;
-const RUN = Date.now().toString(36);
 const EXT = "actioncable-v1-ext-json";
-
-globalThis.document ??= { visibilityState: "visible", addEventListener() {}, removeEventListener() {} };
-globalThis.addEventListener ??= () => {};
-globalThis.removeEventListener ??= () => {};
 
 async function until(condition, what) {
   const deadline = Date.now() + TIMEOUT;

@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { BASE } from "./node-env.js";
 
-const BASE = process.env.CABLE_BASE;
-assert.ok(BASE, "CABLE_BASE must name the application, e.g. http://127.0.0.1:8081");
 const TIMEOUT = 90_000;
 
 test("every open to-do tab shows each committed change, and no rolled-back one", async () => {

@@ -7,16 +7,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { inbox } from "./inbox.js";
+import { BASE, WS_BASE, RUN } from "./node-env.js";
 
-const BASE = process.env.CABLE_BASE;
-assert.ok(BASE, "CABLE_BASE must name the application, e.g. http://127.0.0.1:8081");
-const WS_BASE = BASE.replace(/^http/, "ws");
 const TIMEOUT = 90_000;
-const RUN = Date.now().toString(36);
-
-globalThis.document ??= { visibilityState: "visible", addEventListener() {}, removeEventListener() {} };
-globalThis.addEventListener ??= () => {};
-globalThis.removeEventListener ??= () => {};
 
 const inSeconds = (seconds) => Math.floor(Date.now() / 1000) + seconds;
 

@@ -9,12 +9,7 @@
 // one per line on stdin: "drop" (reset every proxied connection: both clients reconnect by themselves), "exit".
 import WebSocket from "ws";
 import readline from "node:readline";
-import { tcpProxy } from "./browser-support.js";
-
-// Both clients read a few browser globals; in Node they are stubs.
-globalThis.document ??= { visibilityState: "visible", addEventListener() {}, removeEventListener() {} };
-globalThis.addEventListener ??= () => {};
-globalThis.removeEventListener ??= () => {};
+import { tcpProxy } from "./browser-support.js"; // which installs the browser globals both clients read (node-env.js)
 
 const ROOM = process.env.ROOM;
 const emit = (event) => process.stdout.write(JSON.stringify(event) + "\n");
