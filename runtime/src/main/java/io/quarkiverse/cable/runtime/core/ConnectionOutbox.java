@@ -2,17 +2,15 @@ package io.quarkiverse.cable.runtime.core;
 
 import java.util.ArrayDeque;
 import java.util.Iterator;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One connection's cable streams and its outbound frames. Frames are written without waiting. A connection is closed
- * as a slow consumer when its writes have made no progress for the stall timeout while frames wait, or when the bytes
- * waiting for it (frames handed to the socket and not written yet, at their encoded size) would exceed the limit;
- * either way it cannot grow the memory beyond its bound, and nobody else waits for it. The stall is
- * checked on every send and by a periodic {@link #checkStalled()}. A healthy client
- * taking a burst keeps completing writes, so it is not mistaken for a stalled one.
+ * One WebSocket connection's outbound frames, for every WebSocket front end (each writes through its own {@link Wire}).
+ * Frames are written without waiting. A connection is closed as a slow consumer when its writes have made no progress
+ * for the stall timeout while frames wait, or when the bytes waiting for it (frames handed to the socket and not
+ * written yet, at their encoded size) would exceed the limit; either way it cannot grow the memory beyond its bound,
+ * and nobody else waits for it. The stall is checked on every send and by a periodic {@link #checkStalled()}. A healthy
+ * client taking a burst keeps completing writes, so it is not mistaken for a stalled one.
  */
 public final class ConnectionOutbox {
 
@@ -49,7 +47,6 @@ public final class ConnectionOutbox {
     static final int FRAME_OVERHEAD = 100;
 
     private final Wire wire;
-    final Map<String, LocalSubscription> streams = new ConcurrentHashMap<>();
     private final OutboxLimits limits;
     private final SlowConsumer onSlowConsumer;
     /**
