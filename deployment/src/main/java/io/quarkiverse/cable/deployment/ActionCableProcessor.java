@@ -25,15 +25,12 @@ import io.quarkiverse.cable.CableChannel;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.TurboStreams;
-import io.quarkiverse.cable.runtime.CableIdentitiesBean;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableProtocol;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableRecorder;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableShutdownListener;
 import io.quarkiverse.cable.runtime.actioncable.ChannelRegistry;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel;
-import io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer;
-import io.quarkiverse.cable.runtime.core.CablePresenceBean;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
 import io.quarkus.arc.deployment.BeanContainerBuildItem;
@@ -71,8 +68,12 @@ class ActionCableProcessor {
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
+        // Beans only the container makes are package-private in their packages: named here, not imported.
         return AdditionalBeanBuildItem.builder().addBeanClasses(ActionCableServer.class, ActionCableProtocol.class,
-                TurboStreamsProducer.class, TurboStreamsChannel.class, CableIdentitiesBean.class, CablePresenceBean.class)
+                TurboStreamsChannel.class)
+                .addBeanClasses("io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer",
+                        "io.quarkiverse.cable.runtime.CableIdentitiesBean",
+                        "io.quarkiverse.cable.runtime.core.CablePresenceBean")
                 .setUnremovable().build();
     }
 

@@ -3,10 +3,7 @@ package io.quarkiverse.cable.deployment;
 import java.util.Optional;
 
 import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig;
-import io.quarkiverse.cable.runtime.observability.CableLivenessCheck;
-import io.quarkiverse.cable.runtime.observability.CableMetrics;
 import io.quarkiverse.cable.runtime.observability.CableObservability;
-import io.quarkiverse.cable.runtime.observability.CableReadinessCheck;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;
@@ -27,6 +24,10 @@ import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 class CableObservabilityProcessor {
 
     private static final String DEV_UI_SERVICE = "io.quarkiverse.cable.runtime.dev.CableDevUiService";
+    // Package-private beans of runtime.observability, made only by the container: named, not imported.
+    private static final String READINESS_CHECK = "io.quarkiverse.cable.runtime.observability.CableReadinessCheck";
+    private static final String LIVENESS_CHECK = "io.quarkiverse.cable.runtime.observability.CableLivenessCheck";
+    private static final String METRICS = "io.quarkiverse.cable.runtime.observability.CableMetrics";
 
     /** The figures the checks, the metrics and the Dev UI share; harmless on its own (no optional class). */
     @BuildStep
@@ -37,8 +38,8 @@ class CableObservabilityProcessor {
     @BuildStep
     void healthChecks(Capabilities capabilities, CableBuildTimeConfig config, BuildProducer<HealthBuildItem> checks) {
         if (capabilities.isPresent(Capability.SMALLRYE_HEALTH)) {
-            checks.produce(new HealthBuildItem(CableReadinessCheck.class.getName(), config.health().enabled()));
-            checks.produce(new HealthBuildItem(CableLivenessCheck.class.getName(), config.health().enabled()));
+            checks.produce(new HealthBuildItem(READINESS_CHECK, config.health().enabled()));
+            checks.produce(new HealthBuildItem(LIVENESS_CHECK, config.health().enabled()));
         }
     }
 
@@ -47,7 +48,7 @@ class CableObservabilityProcessor {
             BuildProducer<AdditionalBeanBuildItem> beans) {
         if (config.metrics().enabled() && metricsCapability.isPresent()
                 && metricsCapability.get().metricsSupported(MetricsFactory.MICROMETER)) {
-            beans.produce(AdditionalBeanBuildItem.unremovableOf(CableMetrics.class));
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(METRICS));
         }
     }
 

@@ -14,9 +14,7 @@ import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig;
 import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig.Adapter;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.Internal;
-import io.quarkiverse.cable.runtime.core.MutinyCableBean;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
-import io.quarkiverse.cable.runtime.sse.CableEventStreamBean;
 import io.quarkus.agroal.spi.JdbcDataSourceSchemaReadyBuildItem;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
@@ -171,10 +169,11 @@ class CableProcessor {
         }
         unremovable.produce(UnremovableBeanBuildItem.beanTypes(DotName.createSimple(
                 "com.fasterxml.jackson.databind.ObjectMapper")));
-        beans.produce(AdditionalBeanBuildItem.unremovableOf(MutinyCableBean.class));
+        // The API's beans are package-private in their runtime packages (only the container makes them): named here.
+        beans.produce(AdditionalBeanBuildItem.unremovableOf("io.quarkiverse.cable.runtime.core.MutinyCableBean"));
         // CableEventStream's types are JAX-RS's: its bean exists only where the application has an implementation.
         if (QuarkusClassLoader.isClassPresentAtRuntime("jakarta.ws.rs.sse.OutboundSseEvent")) {
-            beans.produce(AdditionalBeanBuildItem.unremovableOf(CableEventStreamBean.class));
+            beans.produce(AdditionalBeanBuildItem.unremovableOf("io.quarkiverse.cable.runtime.sse.CableEventStreamBean"));
         }
     }
 

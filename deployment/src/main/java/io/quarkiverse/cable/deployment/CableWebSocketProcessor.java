@@ -23,9 +23,7 @@ import io.quarkiverse.cable.StreamFrom;
 import io.quarkiverse.cable.runtime.core.RequestOrigins;
 import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
-import io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck;
 import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
-import io.quarkiverse.cable.runtime.websocket.StreamAuthorizationUpgradeCheck;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpointsRecorder;
 import io.quarkiverse.cable.runtime.websocket.UpgradedConnections;
@@ -90,9 +88,12 @@ class CableWebSocketProcessor {
      */
     @BuildStep
     AdditionalBeanBuildItem streamingBeans() {
+        // The upgrade checks are package-private (only the container makes them): named, not imported.
         return AdditionalBeanBuildItem.builder().addBeanClasses(WebSocketStreams.class, UpgradedConnections.class,
-                RequestOrigins.class, CableOriginUpgradeCheck.class, StreamAuthorizer.class,
-                StreamAuthorizationUpgradeCheck.class).setUnremovable().build();
+                RequestOrigins.class, StreamAuthorizer.class)
+                .addBeanClasses("io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck",
+                        "io.quarkiverse.cable.runtime.websocket.StreamAuthorizationUpgradeCheck")
+                .setUnremovable().build();
     }
 
     /**

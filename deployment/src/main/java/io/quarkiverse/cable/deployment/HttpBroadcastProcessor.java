@@ -1,7 +1,6 @@
 package io.quarkiverse.cable.deployment;
 
 import io.quarkiverse.cable.runtime.http.HttpBroadcastRecorder;
-import io.quarkiverse.cable.runtime.http.HttpBroadcasts;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
@@ -16,7 +15,8 @@ class HttpBroadcastProcessor {
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
-        return AdditionalBeanBuildItem.builder().addBeanClasses(HttpBroadcasts.class).setUnremovable().build();
+        return AdditionalBeanBuildItem.builder().addBeanClasses("io.quarkiverse.cable.runtime.http.HttpBroadcasts")
+                .setUnremovable().build();
     }
 
     @BuildStep

@@ -25,7 +25,7 @@ import io.quarkus.runtime.StartupEvent;
  * applies them to this node's Action Cable and WebSockets Next connections.
  */
 @Singleton
-public class CableIdentitiesBean implements CableIdentities {
+class CableIdentitiesBean implements CableIdentities {
 
     @Inject
     @Internal

@@ -13,12 +13,12 @@ import io.smallrye.mutiny.Uni;
 
 /** The {@link MutinyCable} bean, over the {@link Cable} bean. */
 @Singleton
-public class MutinyCableBean implements MutinyCable {
+class MutinyCableBean implements MutinyCable {
 
     private final MutinyCable delegate;
 
     @Inject
-    public MutinyCableBean(Cable cable) {
+    MutinyCableBean(Cable cable) {
         this.delegate = new MutinyCableView(cable);
     }
 

@@ -37,7 +37,7 @@ import io.vertx.ext.web.RoutingContext;
  * may have been delivered (the publisher retries the whole batch, as the gem does, and may deliver those twice).
  */
 @Singleton
-public class HttpBroadcasts {
+class HttpBroadcasts {
 
     @Inject
     @Internal

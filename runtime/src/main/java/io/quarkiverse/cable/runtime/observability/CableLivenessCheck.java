@@ -17,7 +17,7 @@ import io.quarkiverse.cable.runtime.core.Worker;
  */
 @Liveness
 @ApplicationScoped
-public class CableLivenessCheck implements HealthCheck {
+class CableLivenessCheck implements HealthCheck {
 
     @Inject
     CableObservability observability;

@@ -26,7 +26,7 @@ import io.quarkus.runtime.StartupEvent;
  * the data path's {@link CableStats.Observer} stays a no-op. Every name is documented on the Observability page.
  */
 @Singleton
-public class CableMetrics {
+class CableMetrics {
 
     /** The {@code reason} of the {@code cable.history.replays} series that are not refusals. */
     static final String NO_REASON = "none";

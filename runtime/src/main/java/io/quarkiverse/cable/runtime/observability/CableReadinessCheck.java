@@ -28,7 +28,7 @@ import io.quarkiverse.cable.runtime.core.Wakeup;
  */
 @Readiness
 @ApplicationScoped
-public class CableReadinessCheck implements HealthCheck {
+class CableReadinessCheck implements HealthCheck {
 
     public static final String NAME = "Quarkus Cable";
 

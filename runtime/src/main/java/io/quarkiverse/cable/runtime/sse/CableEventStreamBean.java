@@ -12,7 +12,7 @@ import io.smallrye.mutiny.Multi;
 
 /** The application's {@link CableEventStream}; registered only when a JAX-RS implementation is present. */
 @Singleton
-public class CableEventStreamBean implements CableEventStream {
+class CableEventStreamBean implements CableEventStream {
 
     @Inject
     @Internal
