@@ -23,6 +23,6 @@ class TurboStreamsProducer {
         byte[] key = config.turbo().signingKey().map(text -> text.getBytes(StandardCharsets.UTF_8)).orElse(null);
         List<byte[]> previous = config.turbo().previousSigningKeys().orElse(List.of()).stream()
                 .map(text -> text.getBytes(StandardCharsets.UTF_8)).toList();
-        return new TurboStreams(key, previous, cable);
+        return new SignedTurboStreams(key, previous, cable);
     }
 }

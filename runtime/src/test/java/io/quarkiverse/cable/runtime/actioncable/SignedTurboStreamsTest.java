@@ -1,4 +1,4 @@
-package io.quarkiverse.cable;
+package io.quarkiverse.cable.runtime.actioncable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,11 +12,18 @@ import java.util.concurrent.CompletionStage;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableListener;
+import io.quarkiverse.cable.StreamPosition;
+import io.quarkiverse.cable.Subscription;
+import io.quarkiverse.cable.TurboStream;
+import io.quarkiverse.cable.TurboStreams;
+
 /**
  * Signed stream names (byte-compatible with turbo-rails: the expected values were computed independently, with
  * Python's hmac and json, for the key {@code unit-test-key}) and the broadcasts {@link TurboStreams} sends.
  */
-class TurboStreamsTest {
+class SignedTurboStreamsTest {
 
     private static final byte[] KEY = "unit-test-key".getBytes(StandardCharsets.UTF_8);
     private static final String CHAT_1 = "ImNoYXQ6MSI=--322902e751e335d639f062c840c1f52f32c7e8ba27556c27ec3ef387058591fc";
@@ -26,7 +33,7 @@ class TurboStreamsTest {
 
     private final Recorded cable = new Recorded();
     private final List<Runnable> timers = new ArrayList<>();
-    private final TurboStreams turbo = new TurboStreams(KEY, cable,
+    private final TurboStreams turbo = new SignedTurboStreams(KEY, List.of(), cable,
             new RefreshDebouncer(Duration.ofMillis(500), (delay, task) -> {
                 timers.add(task);
                 return () -> timers.remove(task);
@@ -56,7 +63,7 @@ class TurboStreamsTest {
         assertThat(turbo.verify(data + "--" + (signature.charAt(0) == 'a' ? 'b' : 'a') + signature.substring(1)))
                 .as("tampered signature").isNull();
         assertThat(turbo.verify("ImNoYXQ6MiI=--" + signature)).as("tampered data (chat:2)").isNull();
-        assertThat(new TurboStreams("another-key".getBytes(StandardCharsets.UTF_8), cable).verify(CHAT_1))
+        assertThat(new SignedTurboStreams("another-key".getBytes(StandardCharsets.UTF_8), List.of(), cable).verify(CHAT_1))
                 .as("another key").isNull();
         assertThat(turbo.verify(NUMBER)).as("signed, but not a string").isNull();
         assertThat(turbo.verify("!!!--e54336d430acd698481eb5915765f3d5988b28130b5d5c8f6695776710715343"))
@@ -69,16 +76,16 @@ class TurboStreamsTest {
     void previousKeysVerifyUntilRemoved() {
         byte[] old = "the-previous-key-of-at-least-32-bytes".getBytes(StandardCharsets.UTF_8);
         byte[] current = "the-current-key-of-at-least-32-bytes!".getBytes(StandardCharsets.UTF_8);
-        String signedWithOld = new TurboStreams(old, cable).signedStreamName("chat", "1");
+        String signedWithOld = new SignedTurboStreams(old, List.of(), cable).signedStreamName("chat", "1");
 
-        TurboStreams rotating = new TurboStreams(current, List.of(old), cable);
+        TurboStreams rotating = new SignedTurboStreams(current, List.of(old), cable);
         assertThat(rotating.verify(signedWithOld)).as("signed with a listed previous key").isEqualTo("chat:1");
         String signedNow = rotating.signedStreamName("chat", "1");
         assertThat(signedNow).as("new names are signed with the current key").isNotEqualTo(signedWithOld)
-                .isEqualTo(new TurboStreams(current, cable).signedStreamName("chat", "1"));
+                .isEqualTo(new SignedTurboStreams(current, List.of(), cable).signedStreamName("chat", "1"));
         assertThat(rotating.verify(signedNow)).isEqualTo("chat:1");
 
-        TurboStreams rotated = new TurboStreams(current, List.of(), cable);
+        TurboStreams rotated = new SignedTurboStreams(current, List.of(), cable);
         assertThat(rotated.verify(signedWithOld)).as("the previous key removed: its names are revoked").isNull();
         assertThat(rotated.verify(signedNow)).isEqualTo("chat:1");
     }
@@ -86,10 +93,10 @@ class TurboStreamsTest {
     @Test
     void aForgedSignatureIsRejectedByEveryKey() {
         byte[] old = "the-previous-key-of-at-least-32-bytes".getBytes(StandardCharsets.UTF_8);
-        TurboStreams rotating = new TurboStreams(KEY, List.of(old), cable);
+        TurboStreams rotating = new SignedTurboStreams(KEY, List.of(old), cable);
         // A name whose signature an attacker computed with a key of his own, and one with the data swapped.
-        String forged = new TurboStreams("an-attackers-own-key-of-32-bytes-or-more".getBytes(StandardCharsets.UTF_8),
-                cable).signedStreamName("admin", "secrets");
+        String forged = new SignedTurboStreams("an-attackers-own-key-of-32-bytes-or-more".getBytes(StandardCharsets.UTF_8),
+                List.of(), cable).signedStreamName("admin", "secrets");
         assertThat(rotating.verify(forged)).isNull();
         String swapped = "ImFkbWluIg==" + CHAT_1.substring(CHAT_1.indexOf("--"));
         assertThat(rotating.verify(swapped)).as("another name under a valid signature").isNull();
@@ -97,7 +104,7 @@ class TurboStreamsTest {
 
     @Test
     void withoutAKeyNothingIsSigned() {
-        TurboStreams unsigned = new TurboStreams(null, cable);
+        TurboStreams unsigned = new SignedTurboStreams(null, List.of(), cable);
         assertThatThrownBy(() -> unsigned.signedStreamName("chat")).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("quarkus.cable.turbo.signing-key");
     }

@@ -1,4 +1,4 @@
-package io.quarkiverse.cable;
+package io.quarkiverse.cable.runtime.actioncable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

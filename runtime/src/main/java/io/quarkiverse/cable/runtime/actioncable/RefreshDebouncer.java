@@ -1,4 +1,4 @@
-package io.quarkiverse.cable;
+package io.quarkiverse.cable.runtime.actioncable;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -21,10 +21,10 @@ import java.util.function.Supplier;
 final class RefreshDebouncer {
 
     /** turbo-rails' default debounce delay. */
-    public static final Duration DEFAULT_DELAY = Duration.ofMillis(500);
+    static final Duration DEFAULT_DELAY = Duration.ofMillis(500);
 
     /** Runs a task later; the handle cancels it. */
-    public interface Timer {
+    interface Timer {
         Runnable schedule(Duration delay, Runnable task);
     }
 
@@ -39,7 +39,7 @@ final class RefreshDebouncer {
     private final Timer timer;
     private final Map<String, Pending> pending = new HashMap<>(); // guarded by this
 
-    public RefreshDebouncer(Duration delay, Timer timer) {
+    RefreshDebouncer(Duration delay, Timer timer) {
         this.delay = delay;
         this.timer = timer;
     }
@@ -47,7 +47,7 @@ final class RefreshDebouncer {
     /**
      * The debouncer turbo-rails' delay calls for, on a timer thread (virtual) that exists only while refreshes wait.
      */
-    public static RefreshDebouncer withDefaultTimer() {
+    static RefreshDebouncer withDefaultTimer() {
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
                 Thread.ofVirtual().name("cable-turbo-refresh").factory());
         executor.setKeepAliveTime(10, TimeUnit.SECONDS);
@@ -63,7 +63,7 @@ final class RefreshDebouncer {
      * Schedules {@code broadcast} for {@code key} (stream name and request id), replacing a refresh of the same key
      * still waiting. Completes with the outcome of the broadcast that finally runs.
      */
-    public CompletionStage<Void> debounce(String key, Supplier<? extends CompletionStage<Void>> broadcast) {
+    CompletionStage<Void> debounce(String key, Supplier<? extends CompletionStage<Void>> broadcast) {
         Pending entry;
         synchronized (this) {
             entry = pending.computeIfAbsent(key, ignored -> new Pending());
@@ -79,7 +79,7 @@ final class RefreshDebouncer {
     }
 
     /** Refreshes waiting to be broadcast. */
-    public synchronized int waiting() {
+    synchronized int waiting() {
         return pending.size();
     }
 
