@@ -25,12 +25,10 @@ import io.quarkiverse.cable.CableChannel;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.TurboStreams;
-import io.quarkiverse.cable.runtime.actioncable.ActionCableProtocol;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableRecorder;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableShutdownListener;
 import io.quarkiverse.cable.runtime.actioncable.ChannelRegistry;
-import io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
 import io.quarkus.arc.deployment.BeanContainerBuildItem;
@@ -65,13 +63,16 @@ class ActionCableProcessor {
     private static final DotName SUBSCRIPTION = DotName.createSimple(ChannelSubscription.class);
     private static final DotName JSON_OBJECT = DotName.createSimple("io.vertx.core.json.JsonObject");
     private static final DotName TURBO_STREAMS = DotName.createSimple(TurboStreams.class);
+    /** The built-in {@code Turbo::StreamsChannel}, package-private in the runtime. */
+    private static final String TURBO_STREAMS_CHANNEL = "io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel";
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
         // Beans only the container makes are package-private in their packages: named here, not imported.
-        return AdditionalBeanBuildItem.builder().addBeanClasses(ActionCableServer.class, ActionCableProtocol.class,
-                TurboStreamsChannel.class)
-                .addBeanClasses("io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer",
+        return AdditionalBeanBuildItem.builder().addBeanClasses(ActionCableServer.class)
+                .addBeanClasses(TURBO_STREAMS_CHANNEL,
+                        "io.quarkiverse.cable.runtime.actioncable.ActionCableProtocol",
+                        "io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer",
                         "io.quarkiverse.cable.runtime.CableIdentitiesBean",
                         "io.quarkiverse.cable.runtime.core.CablePresenceBean")
                 .setUnremovable().build();
@@ -158,8 +159,8 @@ class ActionCableProcessor {
             actions.put(channel.name(), names);
         }
         // Turbo::StreamsChannel is an ordinary channel without actions, as in turbo-rails.
-        classes.put(TurboStreams.CHANNEL, TurboStreamsChannel.class.getName());
-        reflective.produce(ReflectiveClassBuildItem.builder(TurboStreamsChannel.class).build());
+        classes.put(TurboStreams.CHANNEL, TURBO_STREAMS_CHANNEL);
+        reflective.produce(ReflectiveClassBuildItem.builder(TURBO_STREAMS_CHANNEL).build());
         // The extension's own classes (the Turbo channel, the producer) do not make an application a Turbo user, nor
         // do classes left out of this build (@IfBuildProfile and its siblings: a demo's signing endpoint in dev and
         // test builds only needs no key in production).

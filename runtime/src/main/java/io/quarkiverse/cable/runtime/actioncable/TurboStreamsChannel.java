@@ -17,7 +17,7 @@ import io.quarkiverse.cable.runtime.core.Internal;
  * presents signed ({@code signed_stream_name}), and rejects a missing, unsigned or tampered name. It has no actions.
  */
 @Singleton
-public class TurboStreamsChannel implements ChannelHandler {
+class TurboStreamsChannel implements ChannelHandler {
 
     @Inject
     Instance<TurboStreams> turbo;
