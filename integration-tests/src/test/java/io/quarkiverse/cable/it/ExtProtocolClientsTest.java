@@ -14,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * raw-frame conformance of every history case; v1-json unchanged. Node is required: without it this test fails.
  */
 @QuarkusTest
+@OncePerServer
 class ExtProtocolClientsTest {
 
     @TestHTTPResource("/")

@@ -13,6 +13,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * required: without them this test fails rather than skips.
  */
 @QuarkusTest
+@OncePerServer
 class RecoveryClientsTest {
 
     @TestHTTPResource("/")

@@ -31,6 +31,7 @@ import io.vertx.core.http.WebSocketConnectOptions;
 
 /** A client that stops reading is closed with 1008; a client in the same room keeps receiving everything. */
 @QuarkusTest
+@OncePerServer
 @TestProfile(SlowWebSocketClientTest.SmallOutbox.class)
 class SlowWebSocketClientTest {
 

@@ -14,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * ends with every element exactly once, in order. Node and {@code /usr/bin/chromium} are required.
  */
 @QuarkusTest
+@OncePerServer
 class TurboRecoveryClientsTest {
 
     @TestHTTPResource("/")
