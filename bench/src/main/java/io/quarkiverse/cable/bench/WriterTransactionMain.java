@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
-import io.quarkiverse.cable.runtime.core.ChannelHash;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
+import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkiverse.cable.runtime.database.MessageStore;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
 

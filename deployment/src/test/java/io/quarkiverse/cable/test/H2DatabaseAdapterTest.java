@@ -19,7 +19,7 @@ import io.quarkiverse.cable.entity.CableChannelEntity;
 import io.quarkiverse.cable.entity.CableMessageEntity;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.Internal;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.Worker;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
 

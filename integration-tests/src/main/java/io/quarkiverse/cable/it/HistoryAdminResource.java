@@ -11,7 +11,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 
 import io.agroal.api.AgroalDataSource;
-import io.quarkiverse.cable.runtime.core.ChannelHash;
+import io.quarkiverse.cable.spi.ChannelHash;
 import io.quarkus.arc.profile.IfBuildProfile;
 
 /**

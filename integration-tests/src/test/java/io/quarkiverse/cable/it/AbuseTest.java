@@ -120,7 +120,7 @@ class AbuseTest {
             // Measured while the flood is delivered, before any stall timeout could end an attacker.
             long used = AbuseHarness.usedMemory();
             Awaitility.await().atMost(Duration.ofSeconds(60))
-                    .until(() -> engine.subscribers().subscribersByChannel().get("chat:" + flood) == null);
+                    .until(() -> engine.subscribersByChannel().get("chat:" + flood) == null);
             for (RawWsClient attacker : stalled) {
                 RawWsClient.Closed closed = attacker.readUntilClosed(CLOSE_WAIT);
                 assertThat(closed.code()).isEqualTo(1008);
@@ -180,7 +180,7 @@ class AbuseTest {
             long used = AbuseHarness.usedMemory();
             // Closed by the stall timeout, not by the bound: the replay waits for room instead of overflowing it.
             Awaitility.await().atMost(CLOSE_WAIT)
-                    .until(() -> engine.subscribers().subscribersByChannel().get("chat:" + room) == null);
+                    .until(() -> engine.subscribersByChannel().get("chat:" + room) == null);
             for (RawWsClient attacker : stalled) {
                 RawWsClient.Closed closed = attacker.readUntilClosed(CLOSE_WAIT);
                 assertThat(closed.code()).isEqualTo(1008);
@@ -271,7 +271,7 @@ class AbuseTest {
             }
             List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
             long used = AbuseHarness.usedMemory();
-            assertThat(engine.subscribers().subscribersByChannel().get(harness.channel())).isEqualTo(1);
+            assertThat(engine.subscribersByChannel().get(harness.channel())).isEqualTo(1);
             for (RawWsClient attacker : clients) {
                 attacker.close();
             }
@@ -505,7 +505,7 @@ class AbuseTest {
 
     private void awaitSubscribers(String channel, int count) {
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
-            Integer subscribers = engine.subscribers().subscribersByChannel().get(channel);
+            Integer subscribers = engine.subscribersByChannel().get(channel);
             return subscribers != null && subscribers >= count;
         });
     }

@@ -82,7 +82,7 @@ class ClosedDuringUpgradeTest {
         await().atMost(WAIT).untilAsserted(() -> {
             assertThat(server.count()).as("Action Cable connections still registered").isZero();
             assertThat(streams.connectionCount()).as("WebSocket connections with streams").isZero();
-            assertThat(engine.subscribers().subscribersByChannel().keySet())
+            assertThat(engine.subscribersByChannel().keySet())
                     .noneMatch(channel -> channel.startsWith("room:" + prefix));
         });
     }

@@ -22,7 +22,7 @@ import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.Internal;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.Worker;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**

@@ -23,8 +23,8 @@ import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.ChannelHash;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.ChannelHash;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**

@@ -23,8 +23,8 @@ import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.Worker;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.spi.Worker;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -72,7 +72,7 @@ class EngineRestartTest {
                 assertThat(worker.isAlive()).as("round %d: %s ended", round, worker.getName()).isFalse();
             }
             assertThat(subscription.closed().toCompletableFuture()).isCompletedExceptionally();
-            assertThat(engine.subscribers().channelCount()).isZero();
+            assertThat(engine.channelCount()).isZero();
         }
         assertThat(threadsNamed(NAME)).as("no thread of a stopped engine remains").isEmpty();
     }

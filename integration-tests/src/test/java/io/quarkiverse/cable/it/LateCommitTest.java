@@ -22,10 +22,10 @@ import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.core.ChannelHash;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
 import io.quarkiverse.cable.runtime.database.MessageStore;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**

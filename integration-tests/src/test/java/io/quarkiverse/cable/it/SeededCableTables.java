@@ -12,10 +12,10 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Map;
 
-import io.quarkiverse.cable.runtime.core.ChannelHash;
-import io.quarkiverse.cable.runtime.core.Epochs;
 import io.quarkiverse.cable.runtime.database.SchemaManager;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.Epochs;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**

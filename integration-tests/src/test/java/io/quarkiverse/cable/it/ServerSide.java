@@ -36,7 +36,7 @@ final class ServerSide {
         try {
             OpenConnections open = arc.select(OpenConnections.class).get();
             CableStreams streams = arc.select(CableStreams.class).get();
-            Map<String, Integer> subscribers = arc.select(CableEngine.class, new InternalLiteral()).get().subscribers()
+            Map<String, Integer> subscribers = arc.select(CableEngine.class, new InternalLiteral()).get()
                     .subscribersByChannel();
             List<String> seen = new ArrayList<>();
             for (WebSocketConnection connection : open) {

@@ -95,7 +95,7 @@ class SlowWebSocketClientTest {
             for (int i = 0; i < sent; i++) {
                 assertThat(healthy.received.get(i + 1)).startsWith(i + ":");
             }
-            assertThat(engine.subscribers().subscribersByChannel().get("room:" + room)).isEqualTo(1);
+            assertThat(engine.subscribersByChannel().get("room:" + room)).isEqualTo(1);
         }
     }
 
@@ -131,7 +131,7 @@ class SlowWebSocketClientTest {
             }
             CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
             await().atMost(Duration.ofSeconds(120))
-                    .until(() -> !engine.subscribers().subscribersByChannel().containsKey(channel));
+                    .until(() -> !engine.subscribersByChannel().containsKey(channel));
             assertThat(engine.stats().failures(CableStats.Failure.SLOW_CONSUMER)).isGreaterThan(slowBefore);
             socket.resume();
             assertThat(closed.get(60, TimeUnit.SECONDS)).isEqualTo((short) 1008);

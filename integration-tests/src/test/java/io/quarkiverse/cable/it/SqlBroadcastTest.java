@@ -46,11 +46,11 @@ import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.ChannelHash;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
 import io.quarkiverse.cable.runtime.database.MessageStore;
 import io.quarkiverse.cable.runtime.database.SchemaManager;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonObject;
 

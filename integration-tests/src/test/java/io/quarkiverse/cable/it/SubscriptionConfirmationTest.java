@@ -26,8 +26,8 @@ import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.Worker;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.spi.Worker;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -99,7 +99,7 @@ class SubscriptionConfirmationTest {
         assertThat(late.confirmed().toCompletableFuture()).failsWithin(BOUND)
                 .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(CableException.Stopped.class);
         assertThat(late.closed().toCompletableFuture()).isCompletedExceptionally();
-        assertThat(engine.subscribers().channelCount()).isZero();
+        assertThat(engine.channelCount()).isZero();
     }
 
     private CableEngine engine(DataSource source) {

@@ -180,7 +180,7 @@ class ThousandClientsTest {
                 rounds++;
                 if (roundsAfterClose >= 0) {
                     roundsAfterClose++;
-                } else if (!engine.subscribers().subscribersByChannel().containsKey(bulk)) {
+                } else if (!engine.subscribersByChannel().containsKey(bulk)) {
                     // Only the stalled connections stream the bulk channel: it has no subscriber left once the server
                     // has closed every one of them. (The global slow-consumer count is no proof of that: it counts any
                     // connection closed as too slow, wherever.)
@@ -199,9 +199,9 @@ class ThousandClientsTest {
             }
             // The server has let go of every stalled connection: no stream of the bulk channel is left, and each room
             // streams to its readers only.
-            await().atMost(WAIT).until(() -> !engine.subscribers().subscribersByChannel().containsKey(bulk));
+            await().atMost(WAIT).until(() -> !engine.subscribersByChannel().containsKey(bulk));
             for (int room = 0; room < ROOMS; room++) {
-                assertThat(engine.subscribers().subscribersByChannel().get("room:" + prefix + "-" + room))
+                assertThat(engine.subscribersByChannel().get("room:" + prefix + "-" + room))
                         .isEqualTo(PER_ROOM - STALLED_PER_ROOM);
             }
             try {

@@ -67,10 +67,10 @@ class WebSocketStreamsTest {
             commit("room:" + b, "for b");
             assertThat(inA.awaitFrames(2).received).containsExactly("ready", "for a");
             assertThat(inB.awaitFrames(2).received).containsExactly("ready", "for b");
-            assertThat(engine.subscribers().subscribersByChannel()).containsKeys("room:" + a, "room:" + b);
+            assertThat(engine.subscribersByChannel()).containsKeys("room:" + a, "room:" + b);
         }
-        await().atMost(Collector.TIMEOUT).until(() -> !engine.subscribers().subscribersByChannel()
-                .containsKey("room:" + a) && !engine.subscribers().subscribersByChannel().containsKey("room:" + b));
+        await().atMost(Collector.TIMEOUT).until(() -> !engine.subscribersByChannel()
+                .containsKey("room:" + a) && !engine.subscribersByChannel().containsKey("room:" + b));
     }
 
     @Test

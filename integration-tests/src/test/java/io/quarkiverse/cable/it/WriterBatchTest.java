@@ -23,10 +23,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
-import io.quarkiverse.cable.runtime.core.ChannelHash;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
 import io.quarkiverse.cable.runtime.database.MessageStore;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**

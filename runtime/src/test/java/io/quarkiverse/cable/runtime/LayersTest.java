@@ -19,12 +19,14 @@ import com.tngtech.archunit.core.importer.ImportOption;
 /**
  * The runtime's layers (docs: architecture.adoc), as rules on the compiled classes: the core in the middle knows no
  * adapter and no front end, adapters below know no front end and not each other, front ends above know no adapter,
- * only the assembly chooses an adapter, and no two packages depend on each other.
+ * only the assembly chooses an adapter, the transport SPI between the core and the adapters knows none of them, and no
+ * two packages depend on each other.
  */
 class LayersTest {
 
     private static final String RUNTIME = "io.quarkiverse.cable.runtime";
     private static final String CORE = RUNTIME + ".core";
+    private static final String SPI = "io.quarkiverse.cable.spi";
     private static final String DATABASE = RUNTIME + ".database";
     private static final String MEMORY = RUNTIME + ".memory";
     private static final String[] FRONT_ENDS = { RUNTIME + ".websocket", RUNTIME + ".actioncable", RUNTIME + ".sse",
@@ -43,6 +45,7 @@ class LayersTest {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("Api").definedBy("io.quarkiverse.cable", "io.quarkiverse.cable.entity")
                 .layer("Testing").definedBy("io.quarkiverse.cable.testing")
+                .layer("Spi").definedBy(SPI)
                 .layer("Assembly").definedBy(RUNTIME)
                 .layer("Core").definedBy(CORE)
                 .layer("Adapters").definedBy(DATABASE, MEMORY)
@@ -56,6 +59,15 @@ class LayersTest {
                 .whereLayer("Internals").mayOnlyBeAccessedByLayers("FrontEnds")
                 .whereLayer("Core").mayOnlyBeAccessedByLayers("Assembly", "Adapters", "FrontEnds", "Observability",
                         "Testing")
+                .whereLayer("Spi").mayOnlyBeAccessedByLayers("Assembly", "Core", "Adapters", "FrontEnds",
+                        "Observability")
+                .check(classes);
+    }
+
+    /** The SPI is what the core and an adapter agree on: it stands on the public API alone. */
+    @Test
+    void spiKnowsNoImplementation() {
+        noClasses().that().resideInAPackage(SPI).should().dependOnClassesThat().resideInAPackage(RUNTIME + "..")
                 .check(classes);
     }
 

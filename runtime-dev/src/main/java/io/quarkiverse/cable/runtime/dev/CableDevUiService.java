@@ -15,8 +15,8 @@ import java.util.concurrent.TimeoutException;
 
 import jakarta.inject.Inject;
 
-import io.quarkiverse.cable.runtime.core.PolledMessage;
 import io.quarkiverse.cable.runtime.observability.CableObservability;
+import io.quarkiverse.cable.spi.PolledMessage;
 
 /**
  * The Dev UI card's JSON-RPC methods: the cable's figures, its channels, the newest messages, and a test broadcast.

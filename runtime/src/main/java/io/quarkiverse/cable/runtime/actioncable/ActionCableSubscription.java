@@ -174,11 +174,11 @@ class ActionCableSubscription implements ChannelSubscription {
             streamFrom(cableChannel);
             return;
         }
-        io.quarkiverse.cable.runtime.core.HistoryRequest fromCursor = cursor.isPresent()
-                ? new io.quarkiverse.cable.runtime.core.HistoryRequest.After(cursor.get())
-                : new io.quarkiverse.cable.runtime.core.HistoryRequest.FromStart();
+        io.quarkiverse.cable.spi.HistoryRequest fromCursor = cursor.isPresent()
+                ? new io.quarkiverse.cable.spi.HistoryRequest.After(cursor.get())
+                : new io.quarkiverse.cable.spi.HistoryRequest.FromStart();
         GroupRecovery group;
-        io.quarkiverse.cable.runtime.core.HistoryRequest request;
+        io.quarkiverse.cable.spi.HistoryRequest request;
         if (recovery != null) {
             // The client's own position (a reconnect) is newer than the page's; without one, the cursor beats since.
             group = recovery;

@@ -10,7 +10,7 @@ import io.quarkiverse.cable.runtime.core.HeldDelivery;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.Recovery;
 import io.quarkiverse.cable.runtime.core.RecoveryOutcomes;
-import io.quarkiverse.cable.runtime.core.Replay;
+import io.quarkiverse.cable.spi.Replay;
 
 /**
  * Recovers the streams of one protocol subscription together, with one answer for all of them: either every stream's

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 
 import io.quarkiverse.cable.StreamPosition;
-import io.quarkiverse.cable.runtime.core.HistoryRequest;
+import io.quarkiverse.cable.spi.HistoryRequest;
 import io.vertx.core.json.JsonObject;
 
 /**

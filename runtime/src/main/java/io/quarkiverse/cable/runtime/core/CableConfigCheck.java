@@ -6,6 +6,8 @@ import java.util.Map;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import io.quarkiverse.cable.spi.Wakeup;
+
 /**
  * The one place run-time values are validated, when the cable is built. A value that would break the cable fails
  * startup with a message naming the property, the rule and the value. Defaults live only in

@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime.core;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -13,6 +14,10 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
+import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.HistoryRequest;
+import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.Transport;
 
 /**
  * The {@link Cable} behind the bean: validates broadcasts and subscriptions, hands them to the transport, and makes
@@ -239,7 +244,7 @@ public final class CableEngine implements Cable {
             throw new CableException.InvalidMessage(problem);
         }
         LocalSubscription subscription = new LocalSubscription(channel, ChannelHash.of(channel), delivery,
-                subscribers::remove);
+                subscribers);
         subscription.closed().whenComplete((ignored, failure) -> {
             if (failure instanceof CableException.SlowConsumer) {
                 failures.record(CableStats.Failure.SLOW_CONSUMER, failure.getMessage(), null);
@@ -309,8 +314,19 @@ public final class CableEngine implements Cable {
         return transport.adapter();
     }
 
-    public SubscriberMap subscribers() {
-        return subscribers;
+    /** Channels with at least one subscriber on this node. */
+    public int channelCount() {
+        return subscribers.channelCount();
+    }
+
+    /** Subscriptions on this node. */
+    public int subscriberCount() {
+        return subscribers.subscriberCount();
+    }
+
+    /** Subscriptions on this node per channel name, for administration. */
+    public Map<String, Integer> subscribersByChannel() {
+        return subscribers.subscribersByChannel();
     }
 
     public CableStats stats() {

@@ -8,29 +8,30 @@ import java.util.function.Consumer;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.Subscription;
+import io.quarkiverse.cable.spi.PendingSubscription;
 
 /**
  * One in-JVM subscriber. Its starting line is set once, when the subscription is recorded; messages at or below it
  * are never delivered, so a new subscriber never sees history.
  */
-public final class LocalSubscription implements Subscription {
+public final class LocalSubscription implements Subscription, PendingSubscription {
 
     private static final long NOT_STARTED = Long.MAX_VALUE;
 
     private final String channel;
     private final long channelHash;
     private final Delivery delivery;
-    private final Consumer<LocalSubscription> onClose;
+    private final SubscriberMap subscribers;
     private final CompletableFuture<Void> confirmed = new CompletableFuture<>();
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
     private final AtomicBoolean open = new AtomicBoolean(true);
     private volatile long startingLine = NOT_STARTED;
     private volatile Consumer<LocalSubscription> onStart;
 
-    public LocalSubscription(String channel, long channelHash, Delivery delivery, Consumer<LocalSubscription> onClose) {
+    LocalSubscription(String channel, long channelHash, Delivery delivery, SubscriberMap subscribers) {
         this.channel = channel;
         this.channelHash = channelHash;
-        this.onClose = onClose;
+        this.subscribers = subscribers;
         this.delivery = delivery;
     }
 
@@ -52,12 +53,24 @@ public final class LocalSubscription implements Subscription {
         return open.get();
     }
 
+    @Override
+    public boolean startAt(long newestId) {
+        subscribers.add(this);
+        if (!isOpen()) {
+            // Closed while it waited: its close() found nothing to remove.
+            subscribers.remove(this);
+            return false;
+        }
+        start(newestId);
+        return true;
+    }
+
     /**
      * Records the starting line and confirms, or hands over to the start hook when one is set (a recovering
-     * subscription confirms after its history step). Called by whoever orders messages (poller or memory adapter),
-     * which must not be blocked by the hook.
+     * subscription confirms after its history step). Runs where the adapter orders messages (poller or memory
+     * adapter), which must not be blocked by the hook.
      */
-    public void start(long newestId) {
+    private void start(long newestId) {
         startingLine = newestId;
         Consumer<LocalSubscription> hook = onStart;
         if (hook == null) {
@@ -108,11 +121,12 @@ public final class LocalSubscription implements Subscription {
     }
 
     /** Ends the subscription: normally when {@code cause} is null, otherwise with that cause. */
+    @Override
     public void end(Throwable cause) {
         if (!open.compareAndSet(true, false)) {
             return;
         }
-        onClose.accept(this);
+        subscribers.remove(this);
         delivery.discard();
         // closed first: whoever sees confirmed() fail then also sees the subscription closed.
         if (cause == null) {

@@ -10,6 +10,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.PresenceSnapshot;
+import io.quarkiverse.cable.spi.PresenceStore;
 
 /**
  * The cable's presence: the adapter's sets ({@link PresenceStore}), the node's reader of their events, and the bounds

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.quarkiverse.cable.PresenceEvent;
+import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 

@@ -1,6 +1,9 @@
 package io.quarkiverse.cable.runtime.core;
 
 import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.spi.HistoryRequest;
+import io.quarkiverse.cable.spi.HistorySource;
+import io.quarkiverse.cable.spi.Replay;
 
 /**
  * The history step of a recovering subscription: once its starting line is recorded, reads what it missed on a

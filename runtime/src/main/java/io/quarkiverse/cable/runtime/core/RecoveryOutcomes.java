@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime.core;
 
 import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.spi.Replay;
 
 /** What a recovering subscription does with its history step's outcome. */
 public final class RecoveryOutcomes {

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.StreamPosition;
+import io.quarkiverse.cable.spi.HistoryRequest;
 
 /**
  * How many history steps one connection has in flight (reading, waiting for a read, or joined to another's read):

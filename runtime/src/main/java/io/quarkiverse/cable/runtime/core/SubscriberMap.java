@@ -7,12 +7,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.spi.Subscribers;
 
 /**
  * Channel hash to local subscribers. The first subscriber of a channel adds it, the last one removes it; the poller
  * reads the set of hashes to restrict its query, and dispatches each message to the subscribers of its channel.
  */
-public final class SubscriberMap {
+final class SubscriberMap implements Subscribers {
 
     private static final long[] NONE = new long[0];
 
@@ -21,14 +22,14 @@ public final class SubscriberMap {
     /** Set by every change; the hash array is rebuilt only when the poller next asks, not on each subscribe. */
     private volatile boolean hashesStale;
 
-    public void add(LocalSubscription subscription) {
+    void add(LocalSubscription subscription) {
         synchronized (channels) {
             channels.computeIfAbsent(subscription.channelHash(), h -> new CopyOnWriteArrayList<>()).add(subscription);
             hashesStale = true;
         }
     }
 
-    public void remove(LocalSubscription subscription) {
+    void remove(LocalSubscription subscription) {
         synchronized (channels) {
             CopyOnWriteArrayList<LocalSubscription> subscribers = channels.get(subscription.channelHash());
             if (subscribers != null && subscribers.remove(subscription) && subscribers.isEmpty()) {
@@ -42,6 +43,7 @@ public final class SubscriberMap {
      * Delivers one message to every local subscriber of its channel (the same instance to each: decoded once).
      * Returns how many subscribers it was handed to.
      */
+    @Override
     public int dispatch(long channelHash, CableMessage message) {
         CopyOnWriteArrayList<LocalSubscription> subscribers = channels.get(channelHash);
         if (subscribers == null) {
@@ -58,6 +60,7 @@ public final class SubscriberMap {
     }
 
     /** Ends every subscription with {@code cause}; used when the cable stops. */
+    @Override
     public void endAll(Throwable cause) {
         List<LocalSubscription> all = new ArrayList<>();
         channels.values().forEach(all::addAll);
@@ -68,6 +71,7 @@ public final class SubscriberMap {
      * The hashes of all channels with at least one local subscriber, sorted. Rebuilt lazily: with 10,000 channels and
      * subscription churn, rebuilding on every change would cost more than all the polls.
      */
+    @Override
     public long[] channelHashes() {
         if (hashesStale) {
             synchronized (channels) {
@@ -80,6 +84,7 @@ public final class SubscriberMap {
         return hashes;
     }
 
+    @Override
     public int channelCount() {
         return channels.size();
     }

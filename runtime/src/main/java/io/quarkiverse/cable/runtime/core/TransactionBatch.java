@@ -12,6 +12,8 @@ import jakarta.transaction.Transaction;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.TransactionStore;
 
 /**
  * The broadcasts of one transaction, written when it commits.

@@ -3,6 +3,7 @@ package io.quarkiverse.cable.runtime.core;
 import jakarta.transaction.TransactionManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
+import io.quarkiverse.cable.spi.TransactionStore;
 import io.quarkus.arc.Arc;
 
 /** Connects a started cable to the application's transaction manager. */

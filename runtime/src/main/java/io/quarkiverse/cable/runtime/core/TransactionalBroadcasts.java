@@ -15,6 +15,8 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.TransactionStore;
 
 /**
  * Makes a broadcast made inside an active JTA transaction part of that transaction (see {@link TransactionBatch}).

@@ -1,5 +1,8 @@
 package io.quarkiverse.cable.runtime.core;
 
+import io.quarkiverse.cable.spi.Subscribers;
+import io.quarkiverse.cable.spi.Transport;
+
 /**
  * How an adapter builds its {@link Transport} around the engine's subscriber map and counters. The core never names an
  * adapter: the recorder picks the factory ({@code DatabaseTransport.factory} or {@code MemoryTransport.factory}).
@@ -7,5 +10,5 @@ package io.quarkiverse.cable.runtime.core;
 @FunctionalInterface
 public interface TransportFactory {
 
-    Transport create(SubscriberMap subscribers, CableStats stats);
+    Transport create(Subscribers subscribers, CableStats stats);
 }

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
+import io.quarkiverse.cable.spi.OutgoingMessage;
 
 /**
  * A batch grouped by channel before it is written: each channel once (in order of first appearance) with how many of

@@ -19,8 +19,8 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.FailureLog;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.Worker;
 
 /**
  * Writes broadcasts to the database on one virtual thread: takes what is queued (up to the batch size, waiting at

@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
+import io.quarkiverse.cable.spi.OutgoingMessage;
 
 /**
  * How many broadcasts each channel has in the writer queue, so that one channel cannot take all of it: a flood on one

@@ -6,11 +6,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
 import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.HistoryRequest;
-import io.quarkiverse.cable.runtime.core.HistorySource;
-import io.quarkiverse.cable.runtime.core.Replay;
 import io.quarkiverse.cable.runtime.core.ReplayLimits;
 import io.quarkiverse.cable.runtime.core.ReplayQuota;
+import io.quarkiverse.cable.spi.HistoryRequest;
+import io.quarkiverse.cable.spi.HistorySource;
+import io.quarkiverse.cable.spi.Replay;
 
 /**
  * A history source read under {@link ReplayAdmission}, with identical concurrent reads served by one: a reconnect

@@ -2,9 +2,9 @@ package io.quarkiverse.cable.runtime.database;
 
 import java.sql.Connection;
 
-import io.quarkiverse.cable.runtime.core.HistoryRequest;
-import io.quarkiverse.cable.runtime.core.HistorySource;
-import io.quarkiverse.cable.runtime.core.Replay;
+import io.quarkiverse.cable.spi.HistoryRequest;
+import io.quarkiverse.cable.spi.HistorySource;
+import io.quarkiverse.cable.spi.Replay;
 
 /** The database adapter's history: the messages table, read on a connection of its own per replay. */
 final class DatabaseHistory implements HistorySource {

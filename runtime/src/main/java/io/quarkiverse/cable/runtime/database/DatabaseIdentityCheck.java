@@ -9,7 +9,7 @@ import java.time.ZoneOffset;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.cable.runtime.core.Epochs;
+import io.quarkiverse.cable.spi.Epochs;
 
 /**
  * Run by every batch write once it holds the writers' lock, before it assigns any position: compares the database's

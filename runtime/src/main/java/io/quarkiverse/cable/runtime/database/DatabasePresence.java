@@ -22,13 +22,13 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.PresenceRecord;
 import io.quarkiverse.cable.PresenceSnapshot;
 import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.ChannelHash;
 import io.quarkiverse.cable.runtime.core.FailureLog;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
 import io.quarkiverse.cable.runtime.core.PresenceEnvelope;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
-import io.quarkiverse.cable.runtime.core.PresenceStore;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.PresenceStore;
+import io.quarkiverse.cable.spi.Worker;
 
 /**
  * The presence sets of the database adapter, shared by every node on the database.

@@ -8,8 +8,8 @@ import java.util.function.IntConsumer;
 
 import io.agroal.api.AgroalDataSource;
 import io.agroal.api.transaction.TransactionIntegration;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
-import io.quarkiverse.cable.runtime.core.TransactionStore;
+import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.TransactionStore;
 
 /**
  * The {@link TransactionStore} of the database adapter, on an Agroal datasource with JTA integration (Quarkus'

@@ -17,21 +17,21 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
-import io.quarkiverse.cable.runtime.core.HistorySource;
-import io.quarkiverse.cable.runtime.core.LocalSubscription;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
-import io.quarkiverse.cable.runtime.core.PolledMessage;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
-import io.quarkiverse.cable.runtime.core.PresenceStore;
 import io.quarkiverse.cable.runtime.core.ReplayLimits;
 import io.quarkiverse.cable.runtime.core.SchemaStrategy;
-import io.quarkiverse.cable.runtime.core.SubscriberMap;
-import io.quarkiverse.cable.runtime.core.TransactionStore;
-import io.quarkiverse.cable.runtime.core.Transport;
 import io.quarkiverse.cable.runtime.core.TransportFactory;
-import io.quarkiverse.cable.runtime.core.TransportStatus;
-import io.quarkiverse.cable.runtime.core.Wakeup;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.HistorySource;
+import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.PendingSubscription;
+import io.quarkiverse.cable.spi.PolledMessage;
+import io.quarkiverse.cable.spi.PresenceStore;
+import io.quarkiverse.cable.spi.Subscribers;
+import io.quarkiverse.cable.spi.TransactionStore;
+import io.quarkiverse.cable.spi.Transport;
+import io.quarkiverse.cable.spi.TransportStatus;
+import io.quarkiverse.cable.spi.Wakeup;
+import io.quarkiverse.cable.spi.Worker;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.quarkus.runtime.LaunchMode;
 
@@ -48,7 +48,7 @@ public final class DatabaseTransport implements Transport, TransportStatus {
     private final String datasourceName;
     private final Supplier<DataSource> dataSource;
     private final SqlDialect dialect;
-    private final SubscriberMap subscribers;
+    private final Subscribers subscribers;
     private final CableRuntimeConfig config;
     private final CableStats stats;
     private MessageStore store;
@@ -68,7 +68,7 @@ public final class DatabaseTransport implements Transport, TransportStatus {
     }
 
     private DatabaseTransport(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
-            SubscriberMap subscribers, CableRuntimeConfig config, CableStats stats) {
+            Subscribers subscribers, CableRuntimeConfig config, CableStats stats) {
         this.datasourceName = datasourceName;
         this.dataSource = dataSource;
         this.dialect = dialect;
@@ -207,7 +207,7 @@ public final class DatabaseTransport implements Transport, TransportStatus {
     }
 
     @Override
-    public void startSubscription(LocalSubscription subscription) {
+    public void startSubscription(PendingSubscription subscription) {
         poller.startSubscription(subscription);
     }
 

@@ -12,8 +12,8 @@ import org.postgresql.PGNotification;
 
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.FailureLog;
-import io.quarkiverse.cable.runtime.core.WakeupStats;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.WakeupStats;
+import io.quarkiverse.cable.spi.Worker;
 
 /**
  * LISTENs for the doorbell on one dedicated connection, outside the pool, and wakes the poller when another node

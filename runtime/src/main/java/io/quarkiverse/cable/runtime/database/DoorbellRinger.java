@@ -9,8 +9,8 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.FailureLog;
-import io.quarkiverse.cable.runtime.core.WakeupStats;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.WakeupStats;
+import io.quarkiverse.cable.spi.Worker;
 
 /**
  * With {@code ring=after-commit}: sends the doorbell's NOTIFY on a thread of its own, after the batch committed and

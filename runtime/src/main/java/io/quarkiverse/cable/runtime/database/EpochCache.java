@@ -9,7 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.quarkiverse.cable.runtime.core.PolledMessage;
+import io.quarkiverse.cable.spi.PolledMessage;
 
 /**
  * The epoch of each channel this node has polled, so that a polled message carries its stream position's epoch

@@ -14,8 +14,8 @@ import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
-import io.quarkiverse.cable.runtime.core.HistoryRequest;
-import io.quarkiverse.cable.runtime.core.Replay;
+import io.quarkiverse.cable.spi.HistoryRequest;
+import io.quarkiverse.cable.spi.Replay;
 
 /**
  * Reads the history a recovering subscriber missed: a channel's messages after a position (or since a time) up to

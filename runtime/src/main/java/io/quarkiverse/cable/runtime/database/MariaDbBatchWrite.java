@@ -7,8 +7,8 @@ import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
-import io.quarkiverse.cable.runtime.core.Epochs;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
+import io.quarkiverse.cable.spi.Epochs;
+import io.quarkiverse.cable.spi.OutgoingMessage;
 
 /**
  * Four statements and the commit: one locking read that takes the lock and reads the last id and the channel

@@ -13,8 +13,8 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
-import io.quarkiverse.cable.runtime.core.PolledMessage;
+import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.PolledMessage;
 
 /**
  * The JDBC operations of the data path: write a batch, poll after a cursor, trim. Plain JDBC on connections borrowed

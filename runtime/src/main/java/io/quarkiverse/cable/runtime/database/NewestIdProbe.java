@@ -9,9 +9,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.Wakeup;
-import io.quarkiverse.cable.runtime.core.WakeupStats;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.Wakeup;
+import io.quarkiverse.cable.spi.WakeupStats;
+import io.quarkiverse.cable.spi.Worker;
 
 /**
  * For databases without NOTIFY (MariaDB, MySQL): reads the newest committed id, one row by primary key, every

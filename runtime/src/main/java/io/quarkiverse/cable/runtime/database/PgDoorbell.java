@@ -5,9 +5,9 @@ import java.util.Optional;
 import java.util.UUID;
 
 import io.quarkiverse.cable.runtime.core.DoorbellRing;
-import io.quarkiverse.cable.runtime.core.Wakeup;
-import io.quarkiverse.cable.runtime.core.WakeupStats;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.Wakeup;
+import io.quarkiverse.cable.spi.WakeupStats;
+import io.quarkiverse.cable.spi.Worker;
 
 /**
  * PostgreSQL's doorbell: each committed batch rings one NOTIFY, sent either by the {@link DoorbellRinger} after the

@@ -13,10 +13,10 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.FailureLog;
-import io.quarkiverse.cable.runtime.core.LocalSubscription;
-import io.quarkiverse.cable.runtime.core.PolledMessage;
-import io.quarkiverse.cable.runtime.core.SubscriberMap;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.PendingSubscription;
+import io.quarkiverse.cable.spi.PolledMessage;
+import io.quarkiverse.cable.spi.Subscribers;
+import io.quarkiverse.cable.spi.Worker;
 
 /**
  * Reads new messages after a cursor, in id order, and dispatches them to local subscribers, on one virtual thread.
@@ -33,12 +33,12 @@ final class Poller {
     private static final long MAX_BACKOFF_MILLIS = 5000;
 
     private final MessageStore store;
-    private final SubscriberMap subscribers;
+    private final Subscribers subscribers;
     private final long intervalNanos;
     private final int batchSize;
     private final CableStats stats;
     private final FailureLog failures;
-    private final ConcurrentLinkedQueue<LocalSubscription> pending = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<PendingSubscription> pending = new ConcurrentLinkedQueue<>();
     private final Worker worker = new Worker("poller", this::run);
     private volatile long cursor;
     /**
@@ -52,7 +52,7 @@ final class Poller {
     private volatile boolean trackHorizon;
     private volatile long horizon;
 
-    public Poller(MessageStore store, SubscriberMap subscribers, CableRuntimeConfig config, CableStats stats) {
+    public Poller(MessageStore store, Subscribers subscribers, CableRuntimeConfig config, CableStats stats) {
         this.store = store;
         this.subscribers = subscribers;
         this.intervalNanos = config.pollingInterval().toNanos();
@@ -78,7 +78,7 @@ final class Poller {
      * subscription is ended instead: queued after {@link #stop} drained the queue, it would be neither confirmed nor
      * ended, and whoever waits for its confirmation would wait forever.
      */
-    public void startSubscription(LocalSubscription subscription) {
+    public void startSubscription(PendingSubscription subscription) {
         pending.add(subscription);
         if (stopped) {
             endPending();
@@ -99,7 +99,7 @@ final class Poller {
     }
 
     private void endPending() {
-        LocalSubscription subscription;
+        PendingSubscription subscription;
         while ((subscription = pending.poll()) != null) {
             subscription.end(new CableException.Stopped());
         }
@@ -260,16 +260,10 @@ final class Poller {
             // Nobody needs the rows before the starting line: skip them instead of reading them.
             cursor = Math.max(cursor, newest);
         }
-        LocalSubscription subscription;
+        PendingSubscription subscription;
         while ((subscription = pending.poll()) != null) {
-            subscribers.add(subscription);
-            if (!subscription.isOpen()) {
-                // Closed while it waited: its close() found nothing to remove.
-                subscribers.remove(subscription);
-                continue;
-            }
             try {
-                subscription.start(newest);
+                subscription.startAt(newest);
             } catch (RuntimeException | Error e) {
                 // Taken off the queue, it would otherwise stay subscribed and never be confirmed (a start hook that
                 // cannot start its history thread); the others still start.

@@ -8,8 +8,8 @@ import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
-import io.quarkiverse.cable.runtime.core.Epochs;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
+import io.quarkiverse.cable.spi.Epochs;
+import io.quarkiverse.cable.spi.OutgoingMessage;
 
 /**
  * Two statements and the commit. The first takes the lock and allocates the batch's ids at once (an UPDATE of the

@@ -4,7 +4,7 @@ import java.util.function.LongSupplier;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.cable.runtime.core.WakeupStats;
+import io.quarkiverse.cable.spi.WakeupStats;
 
 /**
  * Notices a doorbell that is connected but deaf: every committed batch rings (this node's own rings too reach its

@@ -7,8 +7,8 @@ import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
-import io.quarkiverse.cable.runtime.core.Epochs;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
+import io.quarkiverse.cable.spi.Epochs;
+import io.quarkiverse.cable.spi.OutgoingMessage;
 
 /**
  * One statement per step, in portable SQL: lock the shard row, read the channel positions, insert the messages (a

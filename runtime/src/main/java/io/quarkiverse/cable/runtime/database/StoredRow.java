@@ -6,7 +6,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
 import io.quarkiverse.cable.CableMessage;
-import io.quarkiverse.cable.runtime.core.PolledMessage;
+import io.quarkiverse.cable.spi.PolledMessage;
 
 /** One row of {@code cable_messages} as {@link SqlDialect#MESSAGE_COLUMNS} selects it, before its epoch is known. */
 record StoredRow(long id, long channelHash, String channel, byte[] payload, boolean binary, long createdAtMillis,

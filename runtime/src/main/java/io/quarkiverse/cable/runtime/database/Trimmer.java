@@ -13,7 +13,7 @@ import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.FailureLog;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.Worker;
 
 /**
  * Deletes expired messages in proportion to writes, on its own virtual thread (never on the writer's path).

@@ -3,7 +3,7 @@ package io.quarkiverse.cable.runtime.database;
 import java.util.function.LongSupplier;
 
 import io.quarkiverse.cable.runtime.core.FailureLog;
-import io.quarkiverse.cable.runtime.core.WakeupStats;
+import io.quarkiverse.cable.spi.WakeupStats;
 
 /**
  * What a wake-up needs from the data path: pooled connections, the dialect's SQL, a way to wake the poller, when the

@@ -5,8 +5,8 @@ import java.util.Optional;
 
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.DoorbellRing;
-import io.quarkiverse.cable.runtime.core.Wakeup;
 import io.quarkiverse.cable.runtime.core.WakeupMode;
+import io.quarkiverse.cable.spi.Wakeup;
 
 /** The wake-up configuration, frozen at startup (validated by {@code CableConfigCheck}). */
 record WakeupSettings(WakeupMode mode, Duration probeInterval, DoorbellRing ring, Duration maxReconnectBackoff,

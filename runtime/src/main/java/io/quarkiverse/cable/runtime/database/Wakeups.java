@@ -10,9 +10,9 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.FailureLog;
-import io.quarkiverse.cable.runtime.core.Wakeup;
 import io.quarkiverse.cable.runtime.core.WakeupMode;
-import io.quarkiverse.cable.runtime.core.WakeupStats;
+import io.quarkiverse.cable.spi.Wakeup;
+import io.quarkiverse.cable.spi.WakeupStats;
 
 /** Picks and builds the wake-up for a datasource from {@code quarkus.cable.wakeup.mode} and the database kind. */
 final class Wakeups {

@@ -12,9 +12,9 @@ import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
-import io.quarkiverse.cable.runtime.core.Epochs;
-import io.quarkiverse.cable.runtime.core.HistoryRequest;
-import io.quarkiverse.cable.runtime.core.Replay;
+import io.quarkiverse.cable.spi.Epochs;
+import io.quarkiverse.cable.spi.HistoryRequest;
+import io.quarkiverse.cable.spi.Replay;
 
 /**
  * The memory adapter's positions and bounded history: per channel, a position counter and the newest

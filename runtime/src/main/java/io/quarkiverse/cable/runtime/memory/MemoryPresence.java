@@ -12,11 +12,11 @@ import java.util.function.Consumer;
 
 import io.quarkiverse.cable.PresenceRecord;
 import io.quarkiverse.cable.PresenceSnapshot;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
 import io.quarkiverse.cable.runtime.core.PresenceEnvelope;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
-import io.quarkiverse.cable.runtime.core.PresenceStore;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.PresenceStore;
+import io.quarkiverse.cable.spi.Worker;
 
 /**
  * The presence sets of the memory adapter (this process only), with the database adapter's rules: a join event for

@@ -8,16 +8,16 @@ import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
-import io.quarkiverse.cable.runtime.core.HistorySource;
-import io.quarkiverse.cable.runtime.core.LocalSubscription;
-import io.quarkiverse.cable.runtime.core.OutgoingMessage;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
-import io.quarkiverse.cable.runtime.core.PresenceStore;
-import io.quarkiverse.cable.runtime.core.SubscriberMap;
-import io.quarkiverse.cable.runtime.core.Transport;
 import io.quarkiverse.cable.runtime.core.TransportFactory;
-import io.quarkiverse.cable.runtime.core.TransportStatus;
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.HistorySource;
+import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.PendingSubscription;
+import io.quarkiverse.cable.spi.PresenceStore;
+import io.quarkiverse.cable.spi.Subscribers;
+import io.quarkiverse.cable.spi.Transport;
+import io.quarkiverse.cable.spi.TransportStatus;
+import io.quarkiverse.cable.spi.Worker;
 
 /**
  * The {@code memory} adapter: one process only, like Action Cable's async adapter. Ids are assigned and messages
@@ -26,7 +26,7 @@ import io.quarkiverse.cable.runtime.core.Worker;
  */
 public final class MemoryTransport implements Transport {
 
-    private final SubscriberMap subscribers;
+    private final Subscribers subscribers;
     private final CableStats stats;
     private final Object lock = new Object();
     private final MemoryHistory history;
@@ -46,11 +46,11 @@ public final class MemoryTransport implements Transport {
                 PresenceSettings.from(config));
     }
 
-    public MemoryTransport(SubscriberMap subscribers, CableStats stats) {
+    public MemoryTransport(Subscribers subscribers, CableStats stats) {
         this(subscribers, stats, HistorySettings.defaults(), PresenceSettings.defaults());
     }
 
-    public MemoryTransport(SubscriberMap subscribers, CableStats stats, HistorySettings historySettings,
+    public MemoryTransport(Subscribers subscribers, CableStats stats, HistorySettings historySettings,
             PresenceSettings presenceSettings) {
         this.subscribers = subscribers;
         this.stats = stats;
@@ -106,18 +106,13 @@ public final class MemoryTransport implements Transport {
     }
 
     @Override
-    public void startSubscription(LocalSubscription subscription) {
+    public void startSubscription(PendingSubscription subscription) {
         synchronized (lock) {
             if (!running) {
                 subscription.end(new CableException.Stopped());
                 return;
             }
-            subscribers.add(subscription);
-            if (!subscription.isOpen()) {
-                subscribers.remove(subscription);
-                return;
-            }
-            subscription.start(lastId);
+            subscription.startAt(lastId);
         }
     }
 

@@ -8,7 +8,7 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Liveness;
 
-import io.quarkiverse.cable.runtime.core.Worker;
+import io.quarkiverse.cable.spi.Worker;
 
 /**
  * Liveness of the cable: its poller, writer and trimmer threads are running. They catch every failure and retry, so

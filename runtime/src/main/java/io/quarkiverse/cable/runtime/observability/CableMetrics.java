@@ -17,7 +17,7 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.TransportStatus;
+import io.quarkiverse.cable.spi.TransportStatus;
 import io.quarkus.runtime.StartupEvent;
 
 /**
@@ -92,9 +92,9 @@ class CableMetrics {
         counter("cable.sse.slow.consumer.disconnects",
                 "SSE streams closed as too slow: over sse.max-pending-bytes, or stalled for websocket.stall-timeout",
                 stats, CableStats::sseSlowConsumers);
-        Gauge.builder("cable.channels", observability, o -> o.engine().subscribers().channelCount())
+        Gauge.builder("cable.channels", observability, o -> o.engine().channelCount())
                 .description("Channels with at least one subscriber on this node").register(registry);
-        Gauge.builder("cable.subscribers", observability, o -> o.engine().subscribers().subscriberCount())
+        Gauge.builder("cable.subscribers", observability, o -> o.engine().subscriberCount())
                 .description("Subscriptions on this node").register(registry);
 
         TransportStatus transport = observability.transport().status();

@@ -15,8 +15,8 @@ import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
-import io.quarkiverse.cable.runtime.core.Transport;
-import io.quarkiverse.cable.runtime.core.TransportStatus;
+import io.quarkiverse.cable.spi.Transport;
+import io.quarkiverse.cable.spi.TransportStatus;
 
 /**
  * The figures behind the health checks, the metrics and the Dev UI card. Figures kept in memory are read live; the
@@ -94,7 +94,7 @@ public class CableObservability {
 
     /** The subscriber count per channel on this node. */
     public Map<String, Integer> channels() {
-        return engine.subscribers().subscribersByChannel();
+        return engine.subscribersByChannel();
     }
 
     /** The database probe, reused while younger than {@link #PROBE_INTERVAL}; null with the memory adapter. */
@@ -128,7 +128,7 @@ public class CableObservability {
      * nothing needs reading then, and the next subscription starts at the newest id.
      */
     public long cursorLag(Probe probe, TransportStatus.Progress progress) {
-        if (probe == null || probe.newestId() < 0 || engine.subscribers().channelCount() == 0) {
+        if (probe == null || probe.newestId() < 0 || engine.channelCount() == 0) {
             return 0;
         }
         return Math.max(0, probe.newestId() - progress.horizon());
@@ -136,8 +136,8 @@ public class CableObservability {
 
     public Snapshot snapshot() {
         CableStats stats = engine.stats();
-        int channels = engine.subscribers().channelCount();
-        int subscribers = engine.subscribers().subscriberCount();
+        int channels = engine.channelCount();
+        int subscribers = engine.subscriberCount();
         long broadcasts = stats.broadcasts();
         long committed = stats.committed();
         long deliveries = stats.deliveries();

@@ -12,7 +12,7 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.Wakeup;
+import io.quarkiverse.cable.spi.Wakeup;
 
 /**
  * Readiness of the cable: down when its database is unreachable, its poller has not completed a cycle within

@@ -3,8 +3,8 @@ package io.quarkiverse.cable.runtime.observability;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkiverse.cable.runtime.core.Wakeup;
-import io.quarkiverse.cable.runtime.core.WakeupStats;
+import io.quarkiverse.cable.spi.Wakeup;
+import io.quarkiverse.cable.spi.WakeupStats;
 
 /** The wake-up's meters: whether the doorbell is connected, how often it rang, how often the probe ran and moved. */
 final class WakeupMetrics {

@@ -16,10 +16,10 @@ import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.Delivery;
 import io.quarkiverse.cable.runtime.core.HeldDelivery;
-import io.quarkiverse.cable.runtime.core.HistoryRequest;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.Recovery;
-import io.quarkiverse.cable.runtime.core.Replay;
+import io.quarkiverse.cable.spi.HistoryRequest;
+import io.quarkiverse.cable.spi.Replay;
 import io.smallrye.mutiny.Multi;
 
 /** The implementation of {@link CableEventStream}: a recovering subscription whose delivery emits events. */

@@ -18,6 +18,14 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
+import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.HistorySource;
+import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.PendingSubscription;
+import io.quarkiverse.cable.spi.PresenceStore;
+import io.quarkiverse.cable.spi.Replay;
+import io.quarkiverse.cable.spi.Subscribers;
+import io.quarkiverse.cable.spi.Transport;
 import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
@@ -39,16 +47,16 @@ class RecoverySeamTest {
     @Test
     void replayThenHeldThenLiveWithoutGapOrDuplicate() throws Exception {
         Subscription subscription = recovering(1);
-        LocalSubscription started = transport.start(4);
+        transport.start(4);
         // Live while the history is read: 4 is at the starting line (the replay has it), 5 and 6 are after it.
-        started.offer(message(4));
-        started.offer(message(5));
-        started.offer(message(6));
+        transport.live(message(4));
+        transport.live(message(5));
+        transport.live(message(6));
         assertThat(subscription.confirmed().toCompletableFuture().isDone()).as("not confirmed while holding").isFalse();
 
         transport.history.complete(new Replay(List.of(message(2), message(3), message(4)), new StreamPosition(EPOCH, 4)));
         subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
-        started.offer(message(7));
+        transport.live(message(7));
 
         assertThat(take(6)).containsExactly(2L, 3L, 4L, 5L, 6L, 7L);
         assertThat(received.poll(200, TimeUnit.MILLISECONDS)).as("nothing more").isNull();
@@ -58,12 +66,12 @@ class RecoverySeamTest {
     @Test
     void anEmptyReplayStillReleasesTheHeldMessagesFirst() throws Exception {
         Subscription subscription = recovering(4);
-        LocalSubscription started = transport.start(4);
-        started.offer(message(5));
+        transport.start(4);
+        transport.live(message(5));
 
         transport.history.complete(new Replay(List.of(), new StreamPosition(EPOCH, 4)));
         subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
-        started.offer(message(6));
+        transport.live(message(6));
 
         assertThat(take(2)).containsExactly(5L, 6L);
         subscription.close();
@@ -73,11 +81,11 @@ class RecoverySeamTest {
     @Test
     void tooManyLiveMessagesWhileHoldingEndTheSubscriptionAsSlow() throws Exception {
         Subscription subscription = recovering(1);
-        LocalSubscription started = transport.start(1);
+        transport.start(1);
         for (int i = 2; i <= BUFFER + 1; i++) {
-            assertThat(started.offer(message(i))).isTrue();
+            assertThat(transport.live(message(i))).isTrue();
         }
-        assertThat(started.offer(message(BUFFER + 2))).as("over the hold limit").isFalse();
+        assertThat(transport.live(message(BUFFER + 2))).as("over the hold limit").isFalse();
 
         assertThat(failure(subscription)).isInstanceOf(CableException.SlowConsumer.class);
         transport.history.complete(new Replay(List.of(), new StreamPosition(EPOCH, 1)));
@@ -87,22 +95,22 @@ class RecoverySeamTest {
     @Test
     void historyUnavailableEndsTheSubscriptionAndDropsWhatWasHeld() throws Exception {
         Subscription subscription = recovering(1);
-        LocalSubscription started = transport.start(3);
-        started.offer(message(4));
+        transport.start(3);
+        transport.live(message(4));
 
         transport.history.completeExceptionally(new CableException.HistoryUnavailable(CHANNEL,
                 new StreamPosition(EPOCH, 1), CableException.HistoryUnavailable.Reason.TRIMMED, "test"));
 
         assertThat(failure(subscription)).isInstanceOf(CableException.HistoryUnavailable.class);
-        started.offer(message(5));
+        transport.live(message(5));
         assertThat(received.poll(200, TimeUnit.MILLISECONDS)).as("neither held nor later messages").isNull();
     }
 
     @Test
     void aFailedHistoryReadEndsTheSubscriptionAsAStorageFailure() throws Exception {
         Subscription subscription = recovering(1);
-        LocalSubscription started = transport.start(3);
-        started.offer(message(4));
+        transport.start(3);
+        transport.live(message(4));
 
         transport.history.completeExceptionally(new java.sql.SQLException("connection reset"));
 
@@ -115,11 +123,11 @@ class RecoverySeamTest {
     @Test
     void aPlainSubscriptionGetsNothingAtOrBelowItsStartingLine() throws Exception {
         Subscription subscription = engine.subscribe(CHANNEL, message -> received.add(message.position()));
-        LocalSubscription started = transport.start(5);
+        transport.start(5);
         subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
-        started.offer(message(4));
-        started.offer(message(5));
-        started.offer(message(6));
+        transport.live(message(4));
+        transport.live(message(5));
+        transport.live(message(6));
 
         assertThat(take(1)).containsExactly(6L);
         assertThat(received.poll(200, TimeUnit.MILLISECONDS)).isNull();
@@ -169,18 +177,23 @@ class RecoverySeamTest {
     private static final class FakeTransport implements TransportFactory, Transport {
 
         final CompletableFuture<Replay> history = new CompletableFuture<>();
-        private final CompletableFuture<LocalSubscription> subscribed = new CompletableFuture<>();
+        private final CompletableFuture<PendingSubscription> subscribed = new CompletableFuture<>();
+        private Subscribers subscribers;
 
         @Override
-        public Transport create(SubscriberMap subscribers, CableStats stats) {
+        public Transport create(Subscribers subscribers, CableStats stats) {
+            this.subscribers = subscribers;
             return this;
         }
 
         /** Starts the subscription at {@code startingLine}, as the poller does (its history step begins). */
-        LocalSubscription start(long startingLine) throws Exception {
-            LocalSubscription subscription = subscribed.get(60, TimeUnit.SECONDS);
-            subscription.start(startingLine);
-            return subscription;
+        void start(long startingLine) throws Exception {
+            assertThat(subscribed.get(60, TimeUnit.SECONDS).startAt(startingLine)).as("started").isTrue();
+        }
+
+        /** A live message, dispatched as the poller does; false when the subscription did not take it. */
+        boolean live(CableMessage message) {
+            return subscribers.dispatch(ChannelHash.of(message.channel()), message) == 1;
         }
 
         @Override
@@ -194,7 +207,7 @@ class RecoverySeamTest {
         }
 
         @Override
-        public void startSubscription(LocalSubscription subscription) {
+        public void startSubscription(PendingSubscription subscription) {
             subscribed.complete(subscription);
         }
 

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.StreamPosition;
+import io.quarkiverse.cable.spi.HistoryRequest;
 
 /** A connection's share of history steps in flight. */
 class ReplayQuotaTest {

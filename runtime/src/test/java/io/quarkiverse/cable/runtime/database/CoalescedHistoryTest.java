@@ -20,10 +20,10 @@ import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.HistoryRequest;
-import io.quarkiverse.cable.runtime.core.HistorySource;
-import io.quarkiverse.cable.runtime.core.Replay;
 import io.quarkiverse.cable.runtime.core.ReplayLimits;
+import io.quarkiverse.cable.spi.HistoryRequest;
+import io.quarkiverse.cable.spi.HistorySource;
+import io.quarkiverse.cable.spi.Replay;
 
 /**
  * Admission and coalescing of history reads, against a history source whose reads the test holds open (a latch), so

@@ -1,13 +1,13 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.spi;
 
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What carries broadcasts from {@link CableEngine} to subscribers: the database (every node) or memory (this node).
- * The SPI an adapter implements: the data path (send, subscriptions, history, presence, the transaction hook) and its
- * lifecycle. What observability reads of it is a {@link TransportStatus} of its own.
+ * What carries broadcasts from the engine to subscribers: the database (every node) or memory (this node). The SPI an
+ * adapter implements: the data path (send, subscriptions, history, presence, the transaction hook) and its lifecycle.
+ * What observability reads of it is a {@link TransportStatus} of its own.
  */
 public interface Transport {
 
@@ -16,8 +16,11 @@ public interface Transport {
     /** Accepts a validated broadcast; the future completes once it is stored and ordered. Never blocks. */
     CompletableFuture<Void> send(OutgoingMessage message);
 
-    /** Records the subscription's starting line, adds it to the subscriber map and confirms it. Never blocks. */
-    void startSubscription(LocalSubscription subscription);
+    /**
+     * Queues the subscription until the adapter can give it its starting line: the newest id ordered so far, at a
+     * point where no message is being dispatched ({@link PendingSubscription#startAt}). Never blocks.
+     */
+    void startSubscription(PendingSubscription subscription);
 
     /**
      * The channel's newest committed position as the caller's transaction sees it (see {@code Cable.position}); empty
@@ -32,7 +35,7 @@ public interface Transport {
     HistorySource history();
 
     /** Where this adapter keeps the presence sets; usable once {@link #start()} returned. */
-    io.quarkiverse.cable.runtime.core.PresenceStore presence();
+    PresenceStore presence();
 
     void start();
 

@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.spi;
 
 /**
  * Where an adapter keeps its history: the messages table, or the memory adapter's per-channel logs. May block (it

@@ -1,0 +1,24 @@
+package io.quarkiverse.cable.spi;
+
+import io.quarkiverse.cable.CableMessage;
+
+/**
+ * This node's subscribers, as an adapter sees them: where it dispatches what it ordered, and which channels it has to
+ * read. Subscriptions join through {@link PendingSubscription#startAt}, never here. The core implements it.
+ */
+public interface Subscribers {
+
+    /**
+     * Hands one message to every local subscriber of its channel (the same instance to each: decoded once). Returns
+     * how many took it.
+     */
+    int dispatch(long channelHash, CableMessage message);
+
+    /** The hashes of the channels with at least one local subscriber, sorted; a shared array, not to be changed. */
+    long[] channelHashes();
+
+    int channelCount();
+
+    /** Ends every subscription with {@code cause}; when the adapter stops. */
+    void endAll(Throwable cause);
+}
