@@ -27,6 +27,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.IterationParams;
 
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.runtime.core.CableStats;
 
 /**
@@ -179,7 +180,7 @@ public class BroadcastThroughput {
 
     private static long failureSum(CableStats stats) {
         long sum = 0;
-        for (CableStats.Failure kind : CableStats.Failure.values()) {
+        for (Failure kind : Failure.values()) {
             sum += stats.failures(kind);
         }
         return sum;

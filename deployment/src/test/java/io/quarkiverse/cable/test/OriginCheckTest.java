@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.vertx.core.Vertx;
@@ -54,7 +54,7 @@ class OriginCheckTest {
 
     @Test
     void actionCableRefusesAForeignOriginBeforeIdentification() throws Exception {
-        long refusedBefore = engine.stats().failures(CableStats.Failure.ORIGIN);
+        long refusedBefore = engine.stats().failures(Failure.ORIGIN);
         assertThat(handshake(vertx, base, "/cable", "https://evil.example", "actioncable-v1-json")).isEqualTo(403);
         assertThat(handshake(vertx, base, "/cable", "null", "actioncable-v1-json")).isEqualTo(403);
         assertThat(handshake(vertx, base, "/cable", "https://" + base.getHost() + ":" + base.getPort(),
@@ -62,7 +62,7 @@ class OriginCheckTest {
         assertThat(handshake(vertx, base, "/cable", "https://example.org", "actioncable-v1-json"))
                 .as("*.example.org is only the subdomains").isEqualTo(403);
         assertThat(OriginEndpoints.IDENTIFIED.get()).as("identification never ran").isZero();
-        assertThat(engine.stats().failures(CableStats.Failure.ORIGIN)).isEqualTo(refusedBefore + 4);
+        assertThat(engine.stats().failures(Failure.ORIGIN)).isEqualTo(refusedBefore + 4);
 
         assertThat(handshake(vertx, base, "/cable", self(), "actioncable-v1-json")).isEqualTo(101);
         assertThat(handshake(vertx, base, "/cable", "https://app.example.com", "actioncable-v1-json")).isEqualTo(101);

@@ -23,6 +23,7 @@ import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -473,7 +474,7 @@ class AbuseTest {
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) + 1;
             attacker.close();
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> engine.stats()
-                    .failures(CableStats.Failure.LISTENER) > 0);
+                    .failures(Failure.LISTENER) > 0);
             List<LogRecord> records = new ArrayList<>(log.records.subList(from, log.records.size()));
             List<LogRecord> actions = records.stream()
                     .filter(r -> AbuseHarness.CableLog.text(r).contains("ChatChannel#fail failed")).toList();

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableConnections;
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Future;
@@ -87,7 +87,7 @@ class BadInputFuzzTest {
         Random random = new Random(seed);
         WarningCounter warnings = WarningCounter.install();
         long started = System.nanoTime();
-        long invalidBefore = engine.stats().failures(CableStats.Failure.INVALID);
+        long invalidBefore = engine.stats().failures(Failure.INVALID);
         try (WsClient healthy = WsClient.connect(vertx, base, "/cable?user=fuzz-healthy", "actioncable-v1-json");
                 WsClient room = WsClient.connect(vertx, base, "/rooms/fuzz-healthy")) {
             String identifier = "{\"channel\":\"ChatChannel\",\"room\":\"fuzz-healthy\"}";
@@ -149,11 +149,11 @@ class BadInputFuzzTest {
             assertThat(room.closeStatus).as("the healthy @StreamFrom client stays connected").isNotDone();
             await().atMost(WAIT).until(() -> connections.count() == baseline);
 
-            long invalid = engine.stats().failures(CableStats.Failure.INVALID) - invalidBefore;
+            long invalid = engine.stats().failures(Failure.INVALID) - invalidBefore;
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) + 1;
             assertThat(invalid).as("bad frames are counted").isGreaterThan(1_000);
             assertThat(warnings.count.get()).as("%s failures logged at most once per second per kind (%s s)", invalid,
-                    seconds).isLessThanOrEqualTo((int) (seconds + 1) * CableStats.Failure.values().length);
+                    seconds).isLessThanOrEqualTo((int) (seconds + 1) * Failure.values().length);
 
             long heapAfter = usedHeapAfterGc();
             System.out.printf("BadInputFuzzTest used heap after GC: %d MiB before, %d MiB after%n", heapBefore >> 20,

@@ -13,8 +13,8 @@ import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -64,13 +64,13 @@ class BadInputTest {
 
     @Test
     void subscriptionsRefuseBadChannels() {
-        long invalidBefore = engine.stats().failures(CableStats.Failure.INVALID);
+        long invalidBefore = engine.stats().failures(Failure.INVALID);
         assertInvalid(() -> cable.subscribe(null, message -> {
         }), "must not be null or empty");
         assertInvalid(() -> cable.subscribe(TOO_LONG, message -> {
         }), "quarkus.cable.max-channel-length");
         assertInvalid(() -> cable.broadcast(null, "x").toCompletableFuture().join(), "must not be null or empty");
-        assertThat(engine.stats().failures(CableStats.Failure.INVALID)).isGreaterThan(invalidBefore);
+        assertThat(engine.stats().failures(Failure.INVALID)).isGreaterThan(invalidBefore);
     }
 
     @Test

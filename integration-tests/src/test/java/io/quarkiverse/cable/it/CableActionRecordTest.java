@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.it.todo.TodoResource;
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.testing.BroadcastCapture;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -46,11 +46,11 @@ class CableActionRecordTest {
             client.send(ActionCableProtocolTest.subscribe(IDENTIFIER));
             client.awaitFrame(ActionCableProtocolTest.confirm(IDENTIFIER));
 
-            long invalidBefore = engine.stats().failures(CableStats.Failure.INVALID);
+            long invalidBefore = engine.stats().failures(Failure.INVALID);
             client.send(ActionCableProtocolTest.perform(IDENTIFIER,
                     new JsonObject().put("action", "add").put("title", new JsonObject().put("not", "a string"))));
             await().atMost(Collector.TIMEOUT)
-                    .until(() -> engine.stats().failures(CableStats.Failure.INVALID) > invalidBefore);
+                    .until(() -> engine.stats().failures(Failure.INVALID) > invalidBefore);
 
             client.send(ActionCableProtocolTest.perform(IDENTIFIER,
                     new JsonObject().put("action", "add").put("title", title)));

@@ -22,6 +22,7 @@ import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -55,7 +56,7 @@ class LostCommitAcknowledgementTest {
             faults.loseNextAcknowledgement.set(true);
             node.broadcast(channel, "acknowledgement lost").toCompletableFuture().get(30, TimeUnit.SECONDS);
             assertThat(faults.loseNextAcknowledgement).as("the commit's acknowledgement was lost once").isFalse();
-            assertThat(stats.failures(CableStats.Failure.WRITE_RETRY)).isEqualTo(1);
+            assertThat(stats.failures(Failure.WRITE_RETRY)).isEqualTo(1);
 
             node.broadcast(channel, "after").toCompletableFuture().get(30, TimeUnit.SECONDS);
             collector.awaitCount(3);

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -68,7 +68,7 @@ class SlowWebSocketClientTest {
     @Test
     void slowClientIsClosedAndOthersAreNotDisturbed() throws Exception {
         String room = "slow-" + System.nanoTime();
-        long slowBefore = engine.stats().failures(CableStats.Failure.SLOW_CONSUMER);
+        long slowBefore = engine.stats().failures(Failure.SLOW_CONSUMER);
         try (WsClient slow = WsClient.connect(vertx, base, "/rooms/" + room).awaitFrame("ready");
                 WsClient healthy = WsClient.connect(vertx, base, "/rooms/" + room).awaitFrame("ready")) {
             slow.stopReading();
@@ -77,7 +77,7 @@ class SlowWebSocketClientTest {
             // after every batch, so its own writes keep completing however loaded the machine is.
             int sent = 0;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (engine.stats().failures(CableStats.Failure.SLOW_CONSUMER) == slowBefore
+            while (engine.stats().failures(Failure.SLOW_CONSUMER) == slowBefore
                     && System.nanoTime() < deadline) {
                 List<CompletableFuture<Void>> commits = new ArrayList<>();
                 for (int i = 0; i < BATCH; i++, sent++) {
@@ -107,7 +107,7 @@ class SlowWebSocketClientTest {
     @Test
     void clientStalledAfterTheLastFrameIsClosedWithoutAnotherFrame() throws Exception {
         String channel = "quiet-" + System.nanoTime();
-        long slowBefore = engine.stats().failures(CableStats.Failure.SLOW_CONSUMER);
+        long slowBefore = engine.stats().failures(Failure.SLOW_CONSUMER);
         WebSocketClient client = vertx.createWebSocketClient(new WebSocketClientOptions().setReceiveBufferSize(8192));
         try {
             ClientWebSocket socket = client.webSocket();
@@ -132,7 +132,7 @@ class SlowWebSocketClientTest {
             CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
             await().atMost(Duration.ofSeconds(120))
                     .until(() -> !engine.subscribersByChannel().containsKey(channel));
-            assertThat(engine.stats().failures(CableStats.Failure.SLOW_CONSUMER)).isGreaterThan(slowBefore);
+            assertThat(engine.stats().failures(Failure.SLOW_CONSUMER)).isGreaterThan(slowBefore);
             socket.resume();
             assertThat(closed.get(60, TimeUnit.SECONDS)).isEqualTo((short) 1008);
         } finally {

@@ -21,8 +21,8 @@ import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** The behaviours of Solid Cable's adapter suite, on the database adapter. */
@@ -251,7 +251,7 @@ class SubscriptionBehaviourTest {
             commit(channel, "b");
             assertThat(seen.awaitCount(2).texts()).containsExactly("a", "b");
             assertThat(healthy.awaitCount(2).texts()).containsExactly("a", "b");
-            assertThat(engine.stats().failures(CableStats.Failure.LISTENER)).isGreaterThanOrEqualTo(2);
+            assertThat(engine.stats().failures(Failure.LISTENER)).isGreaterThanOrEqualTo(2);
         }
     }
 

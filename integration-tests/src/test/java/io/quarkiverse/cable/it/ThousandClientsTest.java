@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -104,7 +104,7 @@ class ThousandClientsTest {
         long heapBefore = usedHeapAfterGc(memory);
         String prefix = "thousand-" + System.nanoTime();
         String bulk = prefix + "-bulk";
-        long slowBefore = engine.stats().failures(CableStats.Failure.SLOW_CONSUMER);
+        long slowBefore = engine.stats().failures(Failure.SLOW_CONSUMER);
         // latency histogram in milliseconds, last bucket is "1 s or more"
         AtomicLongArray latencyMillis = new AtomicLongArray(1001);
         WebSocketClient readerClient = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(2000));
@@ -218,7 +218,7 @@ class ThousandClientsTest {
                 assertThat(reader.outOfOrder.get()).isZero();
                 assertThat(reader.received.get()).isEqualTo(sent);
             }
-            assertThat(engine.stats().failures(CableStats.Failure.SLOW_CONSUMER) - slowBefore)
+            assertThat(engine.stats().failures(Failure.SLOW_CONSUMER) - slowBefore)
                     .isEqualTo(ROOMS * STALLED_PER_ROOM);
             long deliveries = (long) sent * readers.size();
             System.out.printf("ThousandClientsTest: %d connections (%d stalled), %d rounds of %d messages (%d B),"

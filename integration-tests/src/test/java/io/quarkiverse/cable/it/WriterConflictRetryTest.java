@@ -22,6 +22,7 @@ import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -56,7 +57,7 @@ class WriterConflictRetryTest {
             node.broadcast(channel, "lost three conflicts").toCompletableFuture().get(30, TimeUnit.SECONDS);
             assertThat(conflicts).as("every conflict fired").hasValue(0);
             assertThat(stats.conflictRetries()).isEqualTo(3);
-            assertThat(stats.failures(CableStats.Failure.WRITE_RETRY)).as("routine, not a failing attempt").isZero();
+            assertThat(stats.failures(Failure.WRITE_RETRY)).as("routine, not a failing attempt").isZero();
 
             node.broadcast(channel, "after").toCompletableFuture().get(30, TimeUnit.SECONDS);
             collector.awaitCount(3);

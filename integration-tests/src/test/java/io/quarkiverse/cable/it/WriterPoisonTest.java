@@ -28,6 +28,7 @@ import io.quarkiverse.cable.runtime.database.BatchWriter;
 import io.quarkiverse.cable.runtime.database.MessageStore;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -104,7 +105,7 @@ class WriterPoisonTest {
             }
             assertThat(collector.awaitCount(BATCH - 1).messages).extracting(CableMessage::text)
                     .containsExactlyElementsOf(expected);
-            assertThat(stats.failures(CableStats.Failure.WRITE_RETRY)).as("no retry").isZero();
+            assertThat(stats.failures(Failure.WRITE_RETRY)).as("no retry").isZero();
             assertThat(stats.committed()).isEqualTo(BATCH - 1);
         } finally {
             if (writer != null) {

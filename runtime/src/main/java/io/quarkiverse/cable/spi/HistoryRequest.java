@@ -7,6 +7,14 @@ import io.quarkiverse.cable.StreamPosition;
 /** What a recovering subscriber asks to be replayed before it goes live. */
 public sealed interface HistoryRequest {
 
+    /**
+     * The position a refusal of this request names: the one asked for, or {@code -:0} when the request names none (it
+     * asks from the start, from a time or for the position only).
+     */
+    default StreamPosition asked() {
+        return this instanceof After after ? after.position() : new StreamPosition("-", 0);
+    }
+
     /** The messages after a position: exact. */
     record After(StreamPosition position) implements HistoryRequest {
     }

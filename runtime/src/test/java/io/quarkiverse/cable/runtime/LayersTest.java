@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -68,6 +69,21 @@ class LayersTest {
     @Test
     void spiKnowsNoImplementation() {
         noClasses().that().resideInAPackage(SPI).should().dependOnClassesThat().resideInAPackage(RUNTIME + "..")
+                .check(classes);
+    }
+
+    /**
+     * What an adapter takes from the core is the SPI's (the transport contract, the subscribers, the counters) and the
+     * cable's configuration: the mapping and the settings read from it, nothing of the engine's workings.
+     */
+    @Test
+    void adaptersTakeOnlyTheConfigurationFromTheCore() {
+        Set<String> configuration = Set.of("CableRuntimeConfig", "HistorySettings", "PresenceSettings", "ReplayLimits",
+                "WakeupMode", "DoorbellRing", "SchemaStrategy");
+        DescribedPredicate<JavaClass> coreBeyondConfiguration = DescribedPredicate.describe(
+                "core types other than the configuration", type -> type.getPackageName().equals(CORE)
+                        && !configuration.contains(type.getName().substring(CORE.length() + 1).split("\\$")[0]));
+        noClasses().that().resideInAnyPackage(DATABASE, MEMORY).should().dependOnClassesThat(coreBeyondConfiguration)
                 .check(classes);
     }
 

@@ -112,7 +112,7 @@ record ActionCableCommand(Verb verb, String identifier, Object data, Object pres
 
     /** A client's string as logs may show it: cut, and with control characters escaped (no forged lines). */
     static String clip(String text) {
-        return io.quarkiverse.cable.runtime.core.FailureLog.safe(text.length() > CLIP ? text.substring(0, CLIP) + "..."
+        return io.quarkiverse.cable.spi.FailureLog.safe(text.length() > CLIP ? text.substring(0, CLIP) + "..."
                 : text);
     }
 }

@@ -31,6 +31,7 @@ import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.core.JsonPayloads;
 import io.quarkiverse.cable.runtime.core.RequestOrigins;
 import io.quarkiverse.cable.runtime.internals.SharedFrameWriter;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
@@ -222,21 +223,21 @@ public class ActionCableServer implements CableConnections {
     }
 
     void invalid(String message) {
-        engine.recordFailure(CableStats.Failure.INVALID, message);
+        engine.recordFailure(Failure.INVALID, message);
     }
 
     /** Bad input of one cause (a constant): rate-limited apart from the other causes, so one cannot hide another. */
     void invalid(String cause, String message) {
-        engine.recordFailure(CableStats.Failure.INVALID, cause, message);
+        engine.recordFailure(Failure.INVALID, cause, message);
     }
 
     void listenerFailure(String message) {
-        engine.recordFailure(CableStats.Failure.LISTENER, message);
+        engine.recordFailure(Failure.LISTENER, message);
     }
 
     /** An application callback's failure of one cause (a constant: "action", "subscribed"...). */
     void listenerFailure(String cause, String message) {
-        engine.recordFailure(CableStats.Failure.LISTENER, cause, message);
+        engine.recordFailure(Failure.LISTENER, cause, message);
     }
 
     /** A client refused by a bound: counted by reason, logged at most once per second per reason. */
@@ -279,9 +280,9 @@ public class ActionCableServer implements CableConnections {
      */
     void connectionFailure(String message, Throwable failure) {
         if (failure == null) {
-            engine.recordFailure(CableStats.Failure.LISTENER, "connection", message);
+            engine.recordFailure(Failure.LISTENER, "connection", message);
         } else {
-            engine.failureLog().record(CableStats.Failure.LISTENER, "connection", message, failure);
+            engine.failureLog().record(Failure.LISTENER, "connection", message, failure);
         }
     }
 
@@ -357,7 +358,7 @@ public class ActionCableServer implements CableConnections {
         String id = Long.toString(ids.incrementAndGet());
         SharedFrameWriter sharedFrames = SharedFrameWriter.of(socket, upgraded);
         ConnectionOutbox outbox = new ConnectionOutbox(new ServerSocketWire(socket, sharedFrames,
-                why -> engine.recordFailure(CableStats.Failure.SEND, "Action Cable connection " + id + ": " + why)),
+                why -> engine.recordFailure(Failure.SEND, "Action Cable connection " + id + ": " + why)),
                 outboxLimits, (reason, why) -> slowConsumer(id, reason, why));
         ActionCableConnection connection = new ActionCableConnection(id, outbox, this,
                 ActionCableProtocol.extended(socket.subProtocol()));
@@ -419,7 +420,7 @@ public class ActionCableServer implements CableConnections {
             connection.closed();
         }
         engine.stats().refused(reason);
-        engine.recordFailure(CableStats.Failure.SLOW_CONSUMER, reason.tag(), "Closing Action Cable connection " + id
+        engine.recordFailure(Failure.SLOW_CONSUMER, reason.tag(), "Closing Action Cable connection " + id
                 + " as too slow: " + why + " (quarkus.cable.websocket.*)");
     }
 }

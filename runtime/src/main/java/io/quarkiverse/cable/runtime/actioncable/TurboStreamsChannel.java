@@ -9,8 +9,8 @@ import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.TurboStreams;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.Failure;
 
 /**
  * {@code Turbo::StreamsChannel}, an ordinary channel as in turbo-rails: it streams the stream whose name the client
@@ -33,7 +33,7 @@ class TurboStreamsChannel implements ChannelHandler {
     public void subscribed(ChannelSubscription subscription) {
         String stream = verify(subscription.params().getValue("signed_stream_name"));
         if (stream == null) {
-            engine.recordFailure(CableStats.Failure.INVALID, "Action Cable: rejected " + TurboStreams.CHANNEL
+            engine.recordFailure(Failure.INVALID, "Action Cable: rejected " + TurboStreams.CHANNEL
                     + " subscription with a missing, unsigned or tampered signed_stream_name");
             subscription.reject();
             return;
@@ -47,7 +47,7 @@ class TurboStreamsChannel implements ChannelHandler {
         try {
             position = io.quarkiverse.cable.StreamPosition.parseCursor(cursor instanceof String text ? text : null);
         } catch (IllegalArgumentException e) {
-            engine.recordFailure(CableStats.Failure.INVALID, "Action Cable: " + TurboStreams.CHANNEL
+            engine.recordFailure(Failure.INVALID, "Action Cable: " + TurboStreams.CHANNEL
                     + " subscription with an unreadable cable_cursor, streaming live only");
             subscription.streamFrom(stream);
             return;

@@ -15,9 +15,12 @@ import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.Failure;
+import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.HistoryRequest;
 import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkiverse.cable.spi.Transport;
+import io.quarkiverse.cable.spi.TransportFactory;
 
 /**
  * The {@link Cable} behind the bean: validates broadcasts and subscriptions, hands them to the transport, and makes
@@ -148,7 +151,7 @@ public final class CableEngine implements Cable {
     public Subscription subscribe(String channel, CableListener listener) {
         Objects.requireNonNull(listener, "Cable subscription listener must not be null");
         return subscribe(channel, new OrderedMailbox(listener, subscriberBuffer,
-                (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
+                (message, failure) -> failures.record(Failure.LISTENER, "Cable listener on channel '"
                         + message.channel() + "' failed for message " + message.id(), failure)));
     }
 
@@ -158,7 +161,7 @@ public final class CableEngine implements Cable {
         Objects.requireNonNull(after, "Cable subscription position must not be null");
         // The mailbox takes the whole replay and the live messages held meanwhile at once.
         OrderedMailbox mailbox = new OrderedMailbox(listener, subscriberBuffer + historySettings.maxReplay(),
-                (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
+                (message, failure) -> failures.record(Failure.LISTENER, "Cable listener on channel '"
                         + message.channel() + "' failed for message " + message.id(), failure));
         return subscribe(channel, mailbox, new HistoryRequest.After(after), subscriberBuffer,
                 new RecoveryOutcomes.EndOnFailure(channel, subscriberBuffer));
@@ -186,7 +189,7 @@ public final class CableEngine implements Cable {
         }
         Objects.requireNonNull(listener, "Cable subscription listener must not be null");
         OrderedMailbox mailbox = new OrderedMailbox(listener, subscriberBuffer + historySettings.maxReplay(),
-                (message, failure) -> failures.record(CableStats.Failure.LISTENER, "Cable listener on channel '"
+                (message, failure) -> failures.record(Failure.LISTENER, "Cable listener on channel '"
                         + message.channel() + "' failed for message " + message.id(), failure));
         return subscribe(channel, mailbox, new HistoryRequest.FromStart(), subscriberBuffer,
                 new RecoveryOutcomes.EndOnFailure(channel, subscriberBuffer));
@@ -247,7 +250,7 @@ public final class CableEngine implements Cable {
                 subscribers);
         subscription.closed().whenComplete((ignored, failure) -> {
             if (failure instanceof CableException.SlowConsumer) {
-                failures.record(CableStats.Failure.SLOW_CONSUMER, failure.getMessage(), null);
+                failures.record(Failure.SLOW_CONSUMER, failure.getMessage(), null);
             }
         });
         return subscription;
@@ -289,12 +292,12 @@ public final class CableEngine implements Cable {
     }
 
     /** Records a failure of the WebSocket layer in the same counters and rate-limited log as the core's. */
-    public void recordFailure(CableStats.Failure kind, String message) {
+    public void recordFailure(Failure kind, String message) {
         failures.record(kind, message, null);
     }
 
-    /** As {@link #recordFailure(CableStats.Failure, String)}, rate-limited apart from other causes of the kind. */
-    public void recordFailure(CableStats.Failure kind, String cause, String message) {
+    /** As {@link #recordFailure(Failure, String)}, rate-limited apart from other causes of the kind. */
+    public void recordFailure(Failure kind, String cause, String message) {
         failures.record(kind, cause, message, null);
     }
 
@@ -306,7 +309,7 @@ public final class CableEngine implements Cable {
     /** A client refused by a bound: counted by reason, logged at most once per second per reason. */
     public void refused(CableStats.Refusal reason, String message) {
         stats.refused(reason);
-        failures.record(CableStats.Failure.LIMIT, reason.tag(), message, null);
+        failures.record(Failure.LIMIT, reason.tag(), message, null);
     }
 
     @Override
@@ -399,7 +402,7 @@ public final class CableEngine implements Cable {
      * failed stage.
      */
     private CompletionStage<Void> rejected(CableException failure, boolean joinTransaction) {
-        failures.record(CableStats.Failure.INVALID, failure.getMessage(), null);
+        failures.record(Failure.INVALID, failure.getMessage(), null);
         TransactionalBroadcasts joined = joinTransaction ? transactions : null;
         if (joined != null) {
             joined.refuseInTransaction(failure);
@@ -407,19 +410,19 @@ public final class CableEngine implements Cable {
         return CompletableFuture.failedFuture(failure);
     }
 
-    private static CableStats.Failure kindOf(Throwable failure) {
+    private static Failure kindOf(Throwable failure) {
         if (failure instanceof CableException.QueueFull) {
-            return CableStats.Failure.QUEUE_FULL;
+            return Failure.QUEUE_FULL;
         }
         if (failure instanceof CableException.Stopped) {
-            return CableStats.Failure.STOPPED;
+            return Failure.STOPPED;
         }
         if (failure instanceof CableException.CommitUnknown) {
-            return CableStats.Failure.COMMIT_UNKNOWN;
+            return Failure.COMMIT_UNKNOWN;
         }
         if (failure instanceof CableException.InvalidMessage) {
-            return CableStats.Failure.INVALID;
+            return Failure.INVALID;
         }
-        return CableStats.Failure.STORAGE;
+        return Failure.STORAGE;
     }
 }

@@ -5,32 +5,14 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.spi.Failure;
+import io.quarkiverse.cable.spi.TransportCounters;
 
 /**
  * Counters of one cable, updated on the data path without locks. Health checks and metrics read them; only the data
  * path's components record into them, through the methods below.
  */
-public final class CableStats {
-
-    public enum Failure {
-        QUEUE_FULL,
-        STOPPED,
-        STORAGE,
-        COMMIT_UNKNOWN,
-        INVALID,
-        POLL,
-        WRITE_RETRY,
-        TRIM,
-        SLOW_CONSUMER,
-        LISTENER,
-        ORIGIN,
-        /** The doorbell or the newest-id probe failed (polling covers it). */
-        WAKEUP,
-        /** A frame could not be written to a WebSocket that was still open: that client misses it. */
-        SEND,
-        /** A client refused by a bound of what it may make the server hold or do ({@link Refusal}). */
-        LIMIT
-    }
+public final class CableStats implements TransportCounters {
 
     /**
      * Why a client was refused by a bound of what it may make the server hold or do (the Security page lists each
@@ -161,11 +143,13 @@ public final class CableStats {
     }
 
     /** A history step that read the database (after its admission). */
+    @Override
     public void historyRead() {
         historyReads.increment();
     }
 
     /** A history step served by an identical read already in flight, without a query of its own. */
+    @Override
     public void replayCoalesced() {
         replaysCoalesced.increment();
     }
@@ -198,11 +182,13 @@ public final class CableStats {
     }
 
     /** The poller saw a writer record a new database identity (every channel got a new epoch). */
+    @Override
     public void databaseIdentityChanged() {
         identityChanges.increment();
     }
 
     /** The poller found {@code lost} messages it had read missing from the database (ids went backwards). */
+    @Override
     public void lostInFailover(long lost) {
         lostInFailover.add(lost);
     }
@@ -237,6 +223,7 @@ public final class CableStats {
     }
 
     /** One writer transaction of {@code size} broadcasts committed. */
+    @Override
     public void batchCommitted(int size) {
         batches.increment();
         committed.add(size);
@@ -258,11 +245,13 @@ public final class CableStats {
     }
 
     /** A broadcast ordered without a database (memory adapter). */
+    @Override
     public void committedInMemory() {
         committed.increment();
     }
 
     /** One poll that ran a query, how long it took and how many rows it read. */
+    @Override
     public void polled(long durationNanos, int rows) {
         polls.increment();
         if (rows > 0) {
@@ -273,23 +262,28 @@ public final class CableStats {
     }
 
     /** One polled row's write-to-hand-off lag. */
+    @Override
     public void pollLag(long lagMillis) {
         observer.pollLag(lagMillis);
     }
 
     /** The largest lag of the rows of the poll that just ended; 0 after an empty poll. */
+    @Override
     public void lastPollLag(long maxLagMillis) {
         lastPollLagMillis = maxLagMillis;
     }
 
+    @Override
     public void delivered(int subscribers) {
         deliveries.add(subscribers);
     }
 
+    @Override
     public void trimmed(int rows) {
         rowsTrimmed.add(rows);
     }
 
+    @Override
     public void failed(Failure failure) {
         failures.get(failure).increment();
     }
@@ -317,11 +311,13 @@ public final class CableStats {
     }
 
     /** Polls that read at least one row; the doorbell's silence check compares them with the rings it heard. */
+    @Override
     public long pollsWithRows() {
         return pollsWithRows.sum();
     }
 
     /** A writer batch lost a conflict with another transaction (40001, 1213) and is re-run. */
+    @Override
     public void conflictRetried() {
         conflictRetries.increment();
     }

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionStage;
 
 import io.quarkiverse.cable.CableIdentities;
 import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.spi.Failure;
 
 /**
  * {@link CableIdentities} on one engine: broadcasts go out on the identity's channel; disconnects are commands on the
@@ -59,7 +60,7 @@ public final class EngineIdentities implements CableIdentities {
     private void apply(CableMessage message, List<LocalSessions> sessions) {
         DisconnectCommand command = DisconnectCommand.decode(message.payload());
         if (command == null) {
-            engine.recordFailure(CableStats.Failure.INVALID, "identity", "Cable: message " + message.id() + " on "
+            engine.recordFailure(Failure.INVALID, "identity", "Cable: message " + message.id() + " on "
                     + IdentityChannels.CONTROL + " is not a disconnect command; ignored");
             return;
         }
@@ -68,7 +69,7 @@ public final class EngineIdentities implements CableIdentities {
             try {
                 closed += kind.disconnect(command.identifiers(), command.reconnect());
             } catch (RuntimeException e) {
-                engine.failureLog().record(CableStats.Failure.LISTENER, "identity",
+                engine.failureLog().record(Failure.LISTENER, "identity",
                         "Cable: a remote disconnect failed on this node", e);
             }
         }

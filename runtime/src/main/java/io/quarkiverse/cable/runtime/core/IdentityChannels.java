@@ -7,6 +7,7 @@ import java.util.TreeMap;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableIdentities;
+import io.quarkiverse.cable.spi.PresenceEnvelope;
 
 /**
  * The names of the reserved channels: one per identity for the application's broadcasts ({@code stream_for}), one
@@ -32,7 +33,7 @@ public final class IdentityChannels {
      * in the transaction that changed the presence set and read by each node with one subscription. Every channel
      * starting {@code cable:presence} is reserved.
      */
-    public static final String PRESENCE = "cable:presence";
+    public static final String PRESENCE = PresenceEnvelope.CHANNEL;
     /**
      * The presence set of identities ({@code quarkus.cable.presence.identity-events}): each identified connection joins
      * it as its identity's channel name, so "first session on the cluster" and "last one gone" are decided once.

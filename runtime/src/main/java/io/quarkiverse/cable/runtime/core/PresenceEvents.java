@@ -5,6 +5,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import io.quarkiverse.cable.spi.PresenceEnvelope;
+
 /**
  * This node's reader of {@link IdentityChannels#PRESENCE}: one subscription for the node, handing each event to the
  * listeners of its channel (Action Cable subscriptions in that presence set's channel, {@code CablePresence.events}).

@@ -15,6 +15,14 @@ public record PresenceSettings(Duration ttl, int maxRecords, int maxInfoSize, bo
         return new PresenceSettings(Duration.ofSeconds(15), 1000, 1024, false, false);
     }
 
+    /**
+     * Whether a change of {@code channel}'s presence set is also a message of that channel's stream
+     * ({@code quarkus.cable.presence.in-stream}): never for the cable's own sets (identities), which have no stream.
+     */
+    public boolean inStream(String channel) {
+        return inStream && !IdentityChannels.isCableOwned(channel);
+    }
+
     /** How often a node renews its lease: twice per TTL, so one late renewal never loses it. */
     public long leaseRenewalNanos() {
         return ttl.toNanos() / 2;

@@ -4,7 +4,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
-import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.spi.HistoryRequest;
 
 /**
@@ -31,7 +30,7 @@ public final class ReplayQuota {
         }
         if (inFlight.incrementAndGet() > limit) {
             inFlight.decrementAndGet();
-            throw new HistoryUnavailable(channel, asked(request), Reason.CONNECTION_LIMIT,
+            throw new HistoryUnavailable(channel, request.asked(), Reason.CONNECTION_LIMIT,
                     "the connection has quarkus.cable.history.max-replays-per-connection (" + limit
                             + ") history steps in flight");
         }
@@ -41,9 +40,5 @@ public final class ReplayQuota {
         if (this != NONE) {
             inFlight.decrementAndGet();
         }
-    }
-
-    public static StreamPosition asked(HistoryRequest request) {
-        return request instanceof HistoryRequest.After after ? after.position() : new StreamPosition("-", 0);
     }
 }

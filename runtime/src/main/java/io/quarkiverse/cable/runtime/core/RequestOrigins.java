@@ -5,6 +5,7 @@ import java.util.List;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.cable.spi.Failure;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -38,7 +39,7 @@ public class RequestOrigins {
         }
         String why = policy.refusal(request.getHeader(HttpHeaders.ORIGIN), request.scheme(), host);
         if (why != null) {
-            engine.recordFailure(CableStats.Failure.ORIGIN, "Refused a WebSocket handshake on " + endpoint + ": " + why);
+            engine.recordFailure(Failure.ORIGIN, "Refused a WebSocket handshake on " + endpoint + ": " + why);
         }
         return why;
     }

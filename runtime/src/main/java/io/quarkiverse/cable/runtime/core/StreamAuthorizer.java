@@ -11,6 +11,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.StreamAuthorization;
 import io.quarkiverse.cable.StreamRequest;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.security.identity.SecurityIdentity;
 
 /**
@@ -68,7 +69,7 @@ public class StreamAuthorizer {
             }
             return allowed;
         } catch (RuntimeException | Error e) {
-            engine.recordFailure(CableStats.Failure.LISTENER, "authorization",
+            engine.recordFailure(Failure.LISTENER, "authorization",
                     "StreamAuthorization failed for " + request.front() + " stream of '" + request.channel()
                             + "', refused: " + e);
             return false;

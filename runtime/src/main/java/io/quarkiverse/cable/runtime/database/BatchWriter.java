@@ -17,9 +17,10 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.FailureLog;
+import io.quarkiverse.cable.spi.Failure;
+import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.TransportCounters;
 import io.quarkiverse.cable.spi.Worker;
 
 /**
@@ -46,7 +47,7 @@ public final class BatchWriter {
     private final int maxConflictRetries;
     private final Duration commitTimeout;
     private final CommitDeadline commitDeadline;
-    private final CableStats stats;
+    private final TransportCounters stats;
     private final FailureLog failures;
     private final IntConsumer afterCommit;
     private final ArrayBlockingQueue<OutgoingMessage> queue;
@@ -72,7 +73,7 @@ public final class BatchWriter {
     private Connection held;
 
     /** {@code afterCommit} receives the size of each committed batch (wakes the poller, feeds the trimmer). */
-    public BatchWriter(MessageStore store, CableRuntimeConfig config, CableStats stats, IntConsumer afterCommit) {
+    public BatchWriter(MessageStore store, CableRuntimeConfig config, TransportCounters stats, IntConsumer afterCommit) {
         this.store = store;
         this.batchSize = config.writer().batchSize();
         this.batchDelayNanos = config.writer().batchDelay().toNanos();
@@ -258,7 +259,7 @@ public final class BatchWriter {
                 notifyCommitted(batch.size());
                 return null;
             } catch (CommitOverran overran) {
-                failures.record(CableStats.Failure.WRITE_RETRY, "commit-timeout", "Cable writer cancelled a commit "
+                failures.record(Failure.WRITE_RETRY, "commit-timeout", "Cable writer cancelled a commit "
                         + "of " + batch.size() + " broadcasts that took longer than quarkus.cable.writer.commit-timeout ("
                         + commitTimeout + "), e.g. waiting for a synchronous standby; they fail with CommitUnknown",
                         null);
@@ -295,7 +296,7 @@ public final class BatchWriter {
                     failAll(batch, givenUp(batch.size(), e));
                     return null;
                 }
-                failures.record(CableStats.Failure.WRITE_RETRY,
+                failures.record(Failure.WRITE_RETRY,
                         "Cable writer could not store a batch, retrying in " + backoff + " ms: " + e.getMessage(), null);
                 Thread.sleep(backoff);
                 backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);

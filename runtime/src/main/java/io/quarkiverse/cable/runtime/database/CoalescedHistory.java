@@ -5,12 +5,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.ReplayLimits;
-import io.quarkiverse.cable.runtime.core.ReplayQuota;
 import io.quarkiverse.cable.spi.HistoryRequest;
 import io.quarkiverse.cable.spi.HistorySource;
 import io.quarkiverse.cable.spi.Replay;
+import io.quarkiverse.cable.spi.TransportCounters;
 
 /**
  * A history source read under {@link ReplayAdmission}, with identical concurrent reads served by one: a reconnect
@@ -27,10 +26,10 @@ final class CoalescedHistory implements HistorySource {
 
     private final HistorySource source;
     private final ReplayAdmission admission;
-    private final CableStats stats;
+    private final TransportCounters stats;
     private final ConcurrentHashMap<Key, CompletableFuture<Replay>> inFlight = new ConcurrentHashMap<>();
 
-    public CoalescedHistory(HistorySource source, ReplayLimits limits, CableStats stats) {
+    public CoalescedHistory(HistorySource source, ReplayLimits limits, TransportCounters stats) {
         this.source = source;
         this.admission = new ReplayAdmission(limits);
         this.stats = stats;
@@ -47,7 +46,7 @@ final class CoalescedHistory implements HistorySource {
             return join(shared);
         }
         try {
-            admission.acquire(channel, ReplayQuota.asked(request));
+            admission.acquire(channel, request.asked());
             Replay replay;
             try {
                 stats.historyRead();

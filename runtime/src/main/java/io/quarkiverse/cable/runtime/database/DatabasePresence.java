@@ -21,13 +21,14 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.PresenceRecord;
 import io.quarkiverse.cable.PresenceSnapshot;
-import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.FailureLog;
-import io.quarkiverse.cable.runtime.core.PresenceEnvelope;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
 import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.Failure;
+import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.PresenceEnvelope;
 import io.quarkiverse.cable.spi.PresenceStore;
+import io.quarkiverse.cable.spi.TransportCounters;
 import io.quarkiverse.cable.spi.Worker;
 
 /**
@@ -94,7 +95,7 @@ final class DatabasePresence implements PresenceStore {
 
     /** {@code afterCommit} gets the number of event rows each committed transaction wrote (wakes the poller). */
     public DatabasePresence(DataSource dataSource, MessageStore store, SqlDialect sql, PresenceSettings settings,
-            CommitDeadline commitDeadline, CableStats stats, IntConsumer afterCommit) {
+            CommitDeadline commitDeadline, TransportCounters stats, IntConsumer afterCommit) {
         this.dataSource = dataSource;
         this.commitDeadline = commitDeadline;
         this.store = store;
@@ -203,7 +204,7 @@ final class DatabasePresence implements PresenceStore {
         if (sessions.total() > 0) {
             return new Outcome<>(false, null); // another session (or one within its TTL) holds the id: no event
         }
-        int rows = writeEvent(c, PresenceEnvelope.joined(channel, presenceId, infoJson, settings.inStream()), now);
+        int rows = writeEvent(c, PresenceEnvelope.joined(channel, presenceId, infoJson, settings.inStream(channel)), now);
         return new Outcome<>(true, new Change(channel, presenceId, true, rows));
     }
 
@@ -229,7 +230,7 @@ final class DatabasePresence implements PresenceStore {
             return new Outcome<>(false, null);
         }
         table.remove(c, hash, presenceId);
-        int rows = writeEvent(c, PresenceEnvelope.left(channel, presenceId, settings.inStream()), now);
+        int rows = writeEvent(c, PresenceEnvelope.left(channel, presenceId, settings.inStream(channel)), now);
         return new Outcome<>(true, new Change(channel, presenceId, false, rows));
     }
 
@@ -294,7 +295,7 @@ final class DatabasePresence implements PresenceStore {
                 reapLapsedLeases();
                 reapExpired();
             } catch (RuntimeException e) {
-                failures.record(CableStats.Failure.STORAGE, "presence", "Presence upkeep failed (retried): " + e, null);
+                failures.record(Failure.STORAGE, "presence", "Presence upkeep failed (retried): " + e, null);
             }
         }
     }

@@ -15,12 +15,10 @@ import org.jboss.logging.Logger;
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
 import io.quarkiverse.cable.runtime.core.ReplayLimits;
 import io.quarkiverse.cable.runtime.core.SchemaStrategy;
-import io.quarkiverse.cable.runtime.core.TransportFactory;
 import io.quarkiverse.cable.spi.HistorySource;
 import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkiverse.cable.spi.PendingSubscription;
@@ -29,6 +27,8 @@ import io.quarkiverse.cable.spi.PresenceStore;
 import io.quarkiverse.cable.spi.Subscribers;
 import io.quarkiverse.cable.spi.TransactionStore;
 import io.quarkiverse.cable.spi.Transport;
+import io.quarkiverse.cable.spi.TransportCounters;
+import io.quarkiverse.cable.spi.TransportFactory;
 import io.quarkiverse.cable.spi.TransportStatus;
 import io.quarkiverse.cable.spi.Wakeup;
 import io.quarkiverse.cable.spi.Worker;
@@ -50,7 +50,7 @@ public final class DatabaseTransport implements Transport, TransportStatus {
     private final SqlDialect dialect;
     private final Subscribers subscribers;
     private final CableRuntimeConfig config;
-    private final CableStats stats;
+    private final TransportCounters stats;
     private MessageStore store;
     private BatchWriter writer;
     private Poller poller;
@@ -68,7 +68,7 @@ public final class DatabaseTransport implements Transport, TransportStatus {
     }
 
     private DatabaseTransport(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
-            Subscribers subscribers, CableRuntimeConfig config, CableStats stats) {
+            Subscribers subscribers, CableRuntimeConfig config, TransportCounters stats) {
         this.datasourceName = datasourceName;
         this.dataSource = dataSource;
         this.dialect = dialect;

@@ -10,8 +10,8 @@ import java.util.function.LongSupplier;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
-import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.FailureLog;
+import io.quarkiverse.cable.spi.Failure;
+import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.WakeupStats;
 import io.quarkiverse.cable.spi.Worker;
 
@@ -86,7 +86,7 @@ final class DoorbellListener {
                 if (!worker.running()) {
                     break;
                 }
-                failures.record(CableStats.Failure.WAKEUP, "Cable doorbell listener lost its connection, reconnecting in "
+                failures.record(Failure.WAKEUP, "Cable doorbell listener lost its connection, reconnecting in "
                         + backoff + " ms (polling covers the gap): " + e.getMessage(),
                         e instanceof SQLException ? null : e);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(backoff));

@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
-import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.FailureLog;
+import io.quarkiverse.cable.spi.Failure;
+import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.WakeupStats;
 import io.quarkiverse.cable.spi.Worker;
 
@@ -75,7 +75,7 @@ final class DoorbellRinger {
                 statement.execute();
                 stats.ringsSent.increment();
             } catch (SQLException | RuntimeException e) {
-                failures.record(CableStats.Failure.WAKEUP, "Cable doorbell could not ring (other nodes will see the"
+                failures.record(Failure.WAKEUP, "Cable doorbell could not ring (other nodes will see the"
                         + " broadcasts at their next poll): " + e.getMessage(), e instanceof SQLException ? null : e);
             }
         }

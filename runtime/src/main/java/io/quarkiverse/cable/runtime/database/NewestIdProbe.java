@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.spi.Wakeup;
 import io.quarkiverse.cable.spi.WakeupStats;
 import io.quarkiverse.cable.spi.Worker;
@@ -90,7 +90,7 @@ final class NewestIdProbe implements Wakeup {
                 backoff = FIRST_BACKOFF_MILLIS;
                 LockSupport.parkNanos(intervalNanos);
             } catch (SQLException | RuntimeException e) {
-                parts.failures().record(CableStats.Failure.WAKEUP, "Cable newest-id probe failed, retrying in "
+                parts.failures().record(Failure.WAKEUP, "Cable newest-id probe failed, retrying in "
                         + backoff + " ms (polling covers the gap): " + e.getMessage(),
                         e instanceof SQLException ? null : e);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(backoff));

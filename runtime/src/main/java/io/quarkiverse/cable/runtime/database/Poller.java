@@ -11,11 +11,12 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.FailureLog;
+import io.quarkiverse.cable.spi.Failure;
+import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.PendingSubscription;
 import io.quarkiverse.cable.spi.PolledMessage;
 import io.quarkiverse.cable.spi.Subscribers;
+import io.quarkiverse.cable.spi.TransportCounters;
 import io.quarkiverse.cable.spi.Worker;
 
 /**
@@ -36,7 +37,7 @@ final class Poller {
     private final Subscribers subscribers;
     private final long intervalNanos;
     private final int batchSize;
-    private final CableStats stats;
+    private final TransportCounters stats;
     private final FailureLog failures;
     private final ConcurrentLinkedQueue<PendingSubscription> pending = new ConcurrentLinkedQueue<>();
     private final Worker worker = new Worker("poller", this::run);
@@ -52,7 +53,7 @@ final class Poller {
     private volatile boolean trackHorizon;
     private volatile long horizon;
 
-    public Poller(MessageStore store, Subscribers subscribers, CableRuntimeConfig config, CableStats stats) {
+    public Poller(MessageStore store, Subscribers subscribers, CableRuntimeConfig config, TransportCounters stats) {
         this.store = store;
         this.subscribers = subscribers;
         this.intervalNanos = config.pollingInterval().toNanos();
@@ -145,7 +146,7 @@ final class Poller {
                     worker.idle(intervalNanos);
                 }
             } catch (Throwable e) {
-                failures.record(CableStats.Failure.POLL,
+                failures.record(Failure.POLL,
                         "Cable poller failed, retrying in " + backoff + " ms: " + e.getMessage(),
                         e instanceof SQLException ? null : e);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(backoff));
@@ -268,7 +269,7 @@ final class Poller {
                 // Taken off the queue, it would otherwise stay subscribed and never be confirmed (a start hook that
                 // cannot start its history thread); the others still start.
                 subscription.end(e);
-                failures.record(CableStats.Failure.POLL, "Cable subscription to '" + subscription.channel()
+                failures.record(Failure.POLL, "Cable subscription to '" + subscription.channel()
                         + "' could not start: " + e, e);
             }
         }

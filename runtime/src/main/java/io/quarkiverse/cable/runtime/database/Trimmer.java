@@ -10,9 +10,10 @@ import java.util.concurrent.locks.LockSupport;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.FailureLog;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
+import io.quarkiverse.cable.spi.Failure;
+import io.quarkiverse.cable.spi.FailureLog;
+import io.quarkiverse.cable.spi.TransportCounters;
 import io.quarkiverse.cable.spi.Worker;
 
 /**
@@ -32,13 +33,13 @@ public final class Trimmer {
     private final boolean autotrim;
     private final int batchSize;
     private final Duration retention;
-    private final CableStats stats;
+    private final TransportCounters stats;
     private final FailureLog failures;
     private final AtomicLong credit = new AtomicLong();
     private final AtomicLong trimsOwed = new AtomicLong();
     private final Worker worker = new Worker("trimmer", this::run);
 
-    public Trimmer(MessageStore store, CableRuntimeConfig config, CableStats stats) {
+    public Trimmer(MessageStore store, CableRuntimeConfig config, TransportCounters stats) {
         this.store = store;
         this.autotrim = config.trim().enabled();
         this.batchSize = config.trim().batchSize();
@@ -114,7 +115,7 @@ public final class Trimmer {
                     trimsOwed.decrementAndGet();
                 }
             } catch (SQLException | RuntimeException e) {
-                failures.record(CableStats.Failure.TRIM, "Cable trim failed: " + e.getMessage(), null);
+                failures.record(Failure.TRIM, "Cable trim failed: " + e.getMessage(), null);
                 trimsOwed.set(0);
             }
         }

@@ -2,7 +2,7 @@ package io.quarkiverse.cable.runtime.database;
 
 import java.util.function.LongSupplier;
 
-import io.quarkiverse.cable.runtime.core.FailureLog;
+import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.WakeupStats;
 
 /**

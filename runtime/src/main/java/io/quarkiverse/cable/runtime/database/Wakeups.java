@@ -8,9 +8,9 @@ import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.FailureLog;
 import io.quarkiverse.cable.runtime.core.WakeupMode;
+import io.quarkiverse.cable.spi.FailureLog;
+import io.quarkiverse.cable.spi.TransportCounters;
 import io.quarkiverse.cable.spi.Wakeup;
 import io.quarkiverse.cable.spi.WakeupStats;
 
@@ -28,7 +28,7 @@ final class Wakeups {
      * @param channelCount how many channels this node subscribes
      */
     public static Wakeup create(WakeupSettings settings, SqlDialect dialect, DataSource dataSource, Runnable wake,
-            LongSupplier lastPollNanos, IntSupplier channelCount, CableStats cableStats, String threadSuffix) {
+            LongSupplier lastPollNanos, IntSupplier channelCount, TransportCounters cableStats, String threadSuffix) {
         WakeupMode mode = settings.mode() == WakeupMode.AUTO ? dialect.defaultWakeup() : settings.mode();
         WakeupParts parts = new WakeupParts(dataSource::getConnection, dialect, wake, lastPollNanos, channelCount,
                 settings, new WakeupStats(), new FailureLog(LOG, cableStats), threadSuffix, cableStats::pollsWithRows);

@@ -14,8 +14,8 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableIdentities;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.Failure;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -173,7 +173,7 @@ class HttpBroadcasts {
     private static final long LINGER_MILLIS = 2_000;
 
     private void refuse(RoutingContext context, int status, String message) {
-        engine.recordFailure(CableStats.Failure.INVALID, "HTTP broadcast refused with " + status + ": " + message);
+        engine.recordFailure(Failure.INVALID, "HTTP broadcast refused with " + status + ": " + message);
         answer(context, status, message);
         HttpServerRequest request = context.request();
         if (status == 413 && !request.isEnded()) {

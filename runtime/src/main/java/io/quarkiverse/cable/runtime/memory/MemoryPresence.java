@@ -12,9 +12,9 @@ import java.util.function.Consumer;
 
 import io.quarkiverse.cable.PresenceRecord;
 import io.quarkiverse.cable.PresenceSnapshot;
-import io.quarkiverse.cable.runtime.core.PresenceEnvelope;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
 import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.PresenceEnvelope;
 import io.quarkiverse.cable.spi.PresenceStore;
 import io.quarkiverse.cable.spi.Worker;
 
@@ -76,7 +76,7 @@ final class MemoryPresence implements PresenceStore {
             entry.sessions.put(sessionId, 0L);
             bySession.computeIfAbsent(sessionId, ignored -> new HashSet<>()).add(entry);
             if (added) {
-                PresenceEnvelope.joined(channel, presenceId, infoJson, settings.inStream()).forEach(publish);
+                PresenceEnvelope.joined(channel, presenceId, infoJson, settings.inStream(channel)).forEach(publish);
             }
             return added;
         }
@@ -174,7 +174,7 @@ final class MemoryPresence implements PresenceStore {
         if (ids.isEmpty()) {
             channels.remove(channel);
         }
-        PresenceEnvelope.left(channel, presenceId, settings.inStream()).forEach(publish);
+        PresenceEnvelope.left(channel, presenceId, settings.inStream(channel)).forEach(publish);
         return true;
     }
 
@@ -200,7 +200,8 @@ final class MemoryPresence implements PresenceStore {
                         });
                         if (expired && id.getValue().sessions.isEmpty()) {
                             i.remove();
-                            PresenceEnvelope.left(channel.getKey(), id.getKey(), settings.inStream()).forEach(publish);
+                            PresenceEnvelope.left(channel.getKey(), id.getKey(), settings.inStream(channel.getKey()))
+                                    .forEach(publish);
                             left.add(new String[] { channel.getKey(), id.getKey() });
                         }
                     }

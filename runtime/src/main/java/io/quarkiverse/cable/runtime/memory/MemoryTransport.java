@@ -6,16 +6,16 @@ import java.util.concurrent.CompletableFuture;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
-import io.quarkiverse.cable.runtime.core.TransportFactory;
 import io.quarkiverse.cable.spi.HistorySource;
 import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkiverse.cable.spi.PendingSubscription;
 import io.quarkiverse.cable.spi.PresenceStore;
 import io.quarkiverse.cable.spi.Subscribers;
 import io.quarkiverse.cable.spi.Transport;
+import io.quarkiverse.cable.spi.TransportCounters;
+import io.quarkiverse.cable.spi.TransportFactory;
 import io.quarkiverse.cable.spi.TransportStatus;
 import io.quarkiverse.cable.spi.Worker;
 
@@ -27,7 +27,7 @@ import io.quarkiverse.cable.spi.Worker;
 public final class MemoryTransport implements Transport {
 
     private final Subscribers subscribers;
-    private final CableStats stats;
+    private final TransportCounters stats;
     private final Object lock = new Object();
     private final MemoryHistory history;
     private final MemoryPresence presence;
@@ -46,11 +46,11 @@ public final class MemoryTransport implements Transport {
                 PresenceSettings.from(config));
     }
 
-    public MemoryTransport(Subscribers subscribers, CableStats stats) {
+    public MemoryTransport(Subscribers subscribers, TransportCounters stats) {
         this(subscribers, stats, HistorySettings.defaults(), PresenceSettings.defaults());
     }
 
-    public MemoryTransport(Subscribers subscribers, CableStats stats, HistorySettings historySettings,
+    public MemoryTransport(Subscribers subscribers, TransportCounters stats, HistorySettings historySettings,
             PresenceSettings presenceSettings) {
         this.subscribers = subscribers;
         this.stats = stats;

@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.spi.TransportStatus;
 import io.quarkus.runtime.StartupEvent;
 
@@ -47,8 +48,8 @@ class CableMetrics {
                 CableStats::deliveries);
         counter("cable.slow.consumer.disconnects",
                 "Subscriptions closed because their listener fell more than subscriber-buffer messages behind", stats,
-                s -> s.failures(CableStats.Failure.SLOW_CONSUMER));
-        for (CableStats.Failure kind : CableStats.Failure.values()) {
+                s -> s.failures(Failure.SLOW_CONSUMER));
+        for (Failure kind : Failure.values()) {
             FunctionCounter.builder("cable.errors", stats, s -> s.failures(kind))
                     .description("Failures counted (and logged at most once per second) by kind")
                     .tag("kind", kind.name().toLowerCase(Locale.ROOT))

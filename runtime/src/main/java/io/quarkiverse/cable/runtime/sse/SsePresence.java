@@ -8,9 +8,9 @@ import jakarta.ws.rs.BadRequestException;
 import io.quarkiverse.cable.CableEventStream;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.PresenceEvents;
 import io.quarkiverse.cable.runtime.core.SessionIds;
+import io.quarkiverse.cable.spi.Failure;
 import io.vertx.core.json.Json;
 
 /**
@@ -89,7 +89,7 @@ final class SsePresence {
         try {
             engine.presence().join(channel, member.presenceId(), sessionId, member.infoJson());
         } catch (CableException e) {
-            engine.recordFailure(CableStats.Failure.STORAGE, "sse-presence", "An SSE stream could not join presence on "
+            engine.recordFailure(Failure.STORAGE, "sse-presence", "An SSE stream could not join presence on "
                     + channel + ": " + e.getMessage());
             send.accept(new TextEvent(CableEventStream.PRESENCE, null, "{\"type\":\"error\"}"));
             if (!(e instanceof CableException.CommitUnknown)) {
@@ -111,7 +111,7 @@ final class SsePresence {
         try {
             engine.presence().disconnected(sessionId);
         } catch (CableException e) {
-            engine.recordFailure(CableStats.Failure.STORAGE, "sse-presence", "An ended SSE stream's presence on "
+            engine.recordFailure(Failure.STORAGE, "sse-presence", "An ended SSE stream's presence on "
                     + channel + " could not be handed to the TTL: " + e.getMessage());
         }
     }

@@ -7,9 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.SerialExecutor;
 import io.quarkiverse.cable.runtime.core.SessionIds;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.websockets.next.WebSocketConnection;
 
 /**
@@ -46,7 +46,7 @@ final class StreamPresence {
         Session(WebSocketConnection connection) {
             this.connection = connection;
             this.runner = new SerialExecutor("cable-stream-presence", failure -> engine.recordFailure(
-                    CableStats.Failure.LISTENER, "Cable presence of WebSocket connection " + connection.id()
+                    Failure.LISTENER, "Cable presence of WebSocket connection " + connection.id()
                             + " failed: " + failure));
         }
     }
@@ -126,7 +126,7 @@ final class StreamPresence {
             try {
                 engine.presence().disconnected(session.sessionId);
             } catch (RuntimeException e) {
-                engine.recordFailure(CableStats.Failure.STORAGE, "Cable presence of WebSocket connection "
+                engine.recordFailure(Failure.STORAGE, "Cable presence of WebSocket connection "
                         + connectionId + " could not be handed to the TTL (it stays until its node's lease ends): "
                         + e);
             }

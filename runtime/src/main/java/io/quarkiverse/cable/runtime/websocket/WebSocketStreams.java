@@ -32,6 +32,7 @@ import io.quarkiverse.cable.runtime.core.OrderedMailbox;
 import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
 import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.websockets.next.CloseReason;
@@ -218,7 +219,7 @@ public class WebSocketStreams implements CableStreams {
                 .filter(connection -> identifiers.equals(identity(connection))).toList();
         // WebSockets Next has no reconnect hint: a plain close, which the application's client treats as it wants.
         matching.forEach(connection -> connection.close(new CloseReason(1000, "remote")).subscribe().with(ignored -> {
-        }, failure -> engine.recordFailure(CableStats.Failure.SEND, "Cable: remote disconnect of connection "
+        }, failure -> engine.recordFailure(Failure.SEND, "Cable: remote disconnect of connection "
                 + connection.id() + " failed: " + failure)));
         return matching.size();
     }
@@ -239,7 +240,7 @@ public class WebSocketStreams implements CableStreams {
         }
         StreamingConnection streaming = streamingConnections.computeIfAbsent(connection.id(),
                 id -> new StreamingConnection(new ConnectionOutbox(
-                        new WebSocketWire(connection, sockets, why -> engine.recordFailure(CableStats.Failure.SEND, why)),
+                        new WebSocketWire(connection, sockets, why -> engine.recordFailure(Failure.SEND, why)),
                         limits, (reason, why) -> slowConsumer(connection, reason, why))));
         LocalSubscription existing = streaming.streams().get(channel);
         if (existing != null) {
@@ -418,7 +419,7 @@ public class WebSocketStreams implements CableStreams {
     }
 
     private void reject(WebSocketConnection connection, String problem) {
-        engine.recordFailure(CableStats.Failure.INVALID, "stream", "Closing WebSocket connection " + connection.id()
+        engine.recordFailure(Failure.INVALID, "stream", "Closing WebSocket connection " + connection.id()
                 + " on " + connection.handshakeRequest().path() + ": " + problem);
         stopAll(connection.id());
         // The log says why; the client hears only that the stream was refused (no settings, no internals).
@@ -455,14 +456,14 @@ public class WebSocketStreams implements CableStreams {
             } else if (frame != null) {
                 outbox.send(engine.json().encodeText(frame));
             }
-        }, outbox.limits().maxPendingFrames(), (message, failure) -> engine.recordFailure(CableStats.Failure.LISTENER,
+        }, outbox.limits().maxPendingFrames(), (message, failure) -> engine.recordFailure(Failure.LISTENER,
                 "Cable stream callback on '" + message.channel() + "' failed for message " + message.id() + ": "
                         + failure));
     }
 
     private void slowConsumer(WebSocketConnection connection, CableStats.Refusal reason, String why) {
         engine.stats().refused(reason);
-        engine.recordFailure(CableStats.Failure.SLOW_CONSUMER, reason.tag(), "Closing WebSocket connection "
+        engine.recordFailure(Failure.SLOW_CONSUMER, reason.tag(), "Closing WebSocket connection "
                 + connection.id() + " as too slow: " + why + " (quarkus.cable.websocket.*)");
         stopAll(connection.id());
     }

@@ -26,6 +26,8 @@ import io.quarkiverse.cable.spi.PresenceStore;
 import io.quarkiverse.cable.spi.Replay;
 import io.quarkiverse.cable.spi.Subscribers;
 import io.quarkiverse.cable.spi.Transport;
+import io.quarkiverse.cable.spi.TransportCounters;
+import io.quarkiverse.cable.spi.TransportFactory;
 import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
@@ -181,7 +183,7 @@ class RecoverySeamTest {
         private Subscribers subscribers;
 
         @Override
-        public Transport create(Subscribers subscribers, CableStats stats) {
+        public Transport create(Subscribers subscribers, TransportCounters counters) {
             this.subscribers = subscribers;
             return this;
         }

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.cable.PresenceRecord;
 import io.quarkiverse.cable.PresenceSnapshot;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
-import io.quarkiverse.cable.runtime.core.PresenceEnvelope;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
+import io.quarkiverse.cable.spi.PresenceEnvelope;
 
 /** The memory adapter's presence sets follow the database adapter's rules (PresenceTest covers that one). */
 class MemoryPresenceTest {

@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.spi;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,7 +21,7 @@ public final class FailureLog {
     static final int MAX_LOGGED = 2000;
 
     private final Logger log;
-    private final CableStats stats;
+    private final TransportCounters stats;
     private final Map<String, Window> windows = new ConcurrentHashMap<>();
 
     private static final class Window {
@@ -29,12 +29,12 @@ public final class FailureLog {
         final AtomicLong suppressed = new AtomicLong();
     }
 
-    public FailureLog(Logger log, CableStats stats) {
+    public FailureLog(Logger log, TransportCounters stats) {
         this.log = log;
         this.stats = stats;
     }
 
-    public void record(CableStats.Failure kind, String message, Throwable cause) {
+    public void record(Failure kind, String message, Throwable cause) {
         record(kind, null, message, cause);
     }
 
@@ -43,7 +43,7 @@ public final class FailureLog {
      * code, null for none) was logged less than a second ago. Failures a client can cause pass no throwable: their
      * message says what happened, without a stack trace.
      */
-    public void record(CableStats.Failure kind, String key, String message, Throwable cause) {
+    public void record(Failure kind, String key, String message, Throwable cause) {
         stats.failed(kind);
         Window window = windows.computeIfAbsent(key == null ? kind.name() : kind.name() + '/' + key,
                 ignored -> new Window());

@@ -1,29 +1,30 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.spi;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.quarkiverse.cable.PresenceEvent;
-import io.quarkiverse.cable.spi.ChannelHash;
-import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
 /**
- * A presence event as it travels on {@link IdentityChannels#PRESENCE}: {@code <length of the channel's name>:<channel>
+ * A presence event as it travels on {@link #CHANNEL}: {@code <length of the channel's name>:<channel>
  * <event>}, where the event is the JSON an Action Cable client gets as the {@code message} of a presence frame
  * ({@code {"type":"join","id":"42","info":{...}}}, {@code {"type":"leave","id":"42"}}), so a node sends it on unparsed.
  */
 public record PresenceEnvelope(String channel, String eventJson) {
 
+    /** The channel every presence change is written to, and every node reads. */
+    public static final String CHANNEL = "cable:presence";
+
     /** How a presence event starts when it is a message of its channel's stream. */
     private static final String IN_STREAM_PREFIX = "{\"$presence\":";
     /** Every change writes its envelope here: hashed once, not per event. */
-    private static final long PRESENCE_HASH = ChannelHash.of(IdentityChannels.PRESENCE);
+    private static final long PRESENCE_HASH = ChannelHash.of(CHANNEL);
 
     /**
-     * The messages a join writes: its envelope on {@link IdentityChannels#PRESENCE}, which every node turns into the
+     * The messages a join writes: its envelope on {@link #CHANNEL}, which every node turns into the
      * live presence frames of the channel's subscribers, and, {@code inStream}, the event as a message of the
      * channel's own stream ({@code quarkus.cable.presence.in-stream}, see {@link #messages}).
      */
@@ -41,12 +42,12 @@ public record PresenceEnvelope(String channel, String eventJson) {
      * {@code quarkus.cable.presence.in-stream}: the event also goes to the channel's stream as the broadcast
      * {@code {"$presence":<event>}}, in the same transaction as the change, so it gets a position between the
      * channel's messages and a client that recovers its history gets the joins and leaves it missed, in order with
-     * them. The cable's own presence sets (identities) have no stream.
+     * them. The caller decides (the cable's own presence sets, identities, have no stream).
      */
     private static List<OutgoingMessage> messages(String channel, String event, boolean inStream) {
-        OutgoingMessage envelope = message(IdentityChannels.PRESENCE, PRESENCE_HASH,
+        OutgoingMessage envelope = message(CHANNEL, PRESENCE_HASH,
                 channel.length() + ":" + channel + event);
-        if (!inStream || IdentityChannels.isCableOwned(channel)) {
+        if (!inStream) {
             return List.of(envelope);
         }
         return List.of(envelope, message(channel, ChannelHash.of(channel), IN_STREAM_PREFIX + event + "}"));

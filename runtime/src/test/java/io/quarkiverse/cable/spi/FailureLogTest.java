@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,8 @@ import java.util.logging.LogRecord;
 
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.cable.runtime.core.CableStats;
 
 /** Failures are logged once per second per kind and cause, as one safe line each. */
 class FailureLogTest {
@@ -45,13 +47,13 @@ class FailureLogTest {
             CableStats stats = new CableStats();
             FailureLog log = new FailureLog(Logger.getLogger(name), stats);
             for (int i = 0; i < 1000; i++) {
-                log.record(CableStats.Failure.INVALID, "command", "junk\nforged " + i, null);
+                log.record(Failure.INVALID, "command", "junk\nforged " + i, null);
             }
-            log.record(CableStats.Failure.INVALID, "subscribe", "unknown channel", null);
-            log.record(CableStats.Failure.INVALID, "subscribe", "unknown channel again", null);
+            log.record(Failure.INVALID, "subscribe", "unknown channel", null);
+            log.record(Failure.INVALID, "subscribe", "unknown channel again", null);
             assertThat(records).extracting(LogRecord::getMessage)
                     .containsExactly("junk\\u000aforged 0", "unknown channel");
-            assertThat(stats.failures(CableStats.Failure.INVALID)).isEqualTo(1002);
+            assertThat(stats.failures(Failure.INVALID)).isEqualTo(1002);
         } finally {
             jul.removeHandler(handler);
         }
