@@ -4,7 +4,6 @@ import javax.sql.DataSource;
 
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.TransactionJoining;
 import io.quarkiverse.cable.runtime.database.DatabaseTransport;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkiverse.cable.runtime.memory.MemoryTransport;
@@ -43,7 +42,7 @@ public class CableRecorder {
         engine.start();
         if (transactional) {
             CableRuntimeConfig.Writer writer = config.getValue().writer();
-            TransactionJoining.enable(engine, writer.maxTransactionBroadcasts().orElse(writer.queueCapacity()));
+            engine.joinTransactions(writer.maxTransactionBroadcasts().orElse(writer.queueCapacity()));
         }
         shutdown.addShutdownTask(engine::stop);
     }

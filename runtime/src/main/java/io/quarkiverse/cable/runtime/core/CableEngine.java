@@ -132,9 +132,12 @@ public final class CableEngine implements Cable {
         return send(channel, payload, false, true);
     }
 
-    /** From now on, broadcasts made inside an active JTA transaction join it. */
-    public void joinTransactions(TransactionalBroadcasts transactions) {
-        this.transactions = transactions;
+    /**
+     * From now on, broadcasts made inside an active JTA transaction join it (the application's transaction manager,
+     * looked up by {@link TransactionJoining}); one transaction holds at most {@code maxPerTransaction} of them.
+     */
+    public void joinTransactions(int maxPerTransaction) {
+        this.transactions = TransactionJoining.broadcasts(this, maxPerTransaction);
     }
 
     /** The JSON codec of broadcast objects and action parameters (the application's ObjectMapper). */

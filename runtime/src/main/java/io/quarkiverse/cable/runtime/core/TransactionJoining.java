@@ -7,25 +7,25 @@ import io.quarkiverse.cable.spi.TransactionStore;
 import io.quarkus.arc.Arc;
 
 /** Connects a started cable to the application's transaction manager. */
-public final class TransactionJoining {
+final class TransactionJoining {
 
     private TransactionJoining() {
     }
 
     /**
-     * From now on, broadcasts made inside an active JTA transaction join it. On the database adapter they are stored
-     * on the transaction's connection when it uses the cable's datasource; on the memory adapter (or another
-     * datasource) they are sent after the commit.
+     * How broadcasts made inside an active JTA transaction join it. On the database adapter they are stored on the
+     * transaction's connection when it uses the cable's datasource; on the memory adapter (or another datasource) they
+     * are sent after the commit.
      *
      * @param maxPerTransaction how many broadcasts one transaction may hold before further ones fail with
      *        {@code QueueFull}
      */
-    public static void enable(CableEngine engine, int maxPerTransaction) {
+    static TransactionalBroadcasts broadcasts(CableEngine engine, int maxPerTransaction) {
         TransactionManager transactions = Arc.container().instance(TransactionManager.class).get();
         TransactionSynchronizationRegistry registry = Arc.container().instance(TransactionSynchronizationRegistry.class)
                 .get();
         TransactionStore store = engine.transport().transactionStore().orElse(null);
-        engine.joinTransactions(new TransactionalBroadcasts(transactions, registry, store, engine.transport()::send,
-                engine.stats(), maxPerTransaction));
+        return new TransactionalBroadcasts(transactions, registry, store, engine.transport()::send, engine.stats(),
+                maxPerTransaction);
     }
 }
