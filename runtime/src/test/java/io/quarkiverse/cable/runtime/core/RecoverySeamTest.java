@@ -121,6 +121,18 @@ class RecoverySeamTest {
         assertThat(received.poll(200, TimeUnit.MILLISECONDS)).isNull();
     }
 
+    /** Closed while it waited for its starting line, a subscription joins nothing when the adapter gets to it. */
+    @Test
+    void aSubscriptionClosedBeforeItsStartJoinsNothing() throws Exception {
+        Subscription subscription = engine.subscribe(CHANNEL, message -> received.add(message.position()));
+        subscription.close();
+
+        assertThat(transport.pending().startAt(5)).as("started").isFalse();
+        assertThat(transport.live(message(6))).as("delivered").isFalse();
+        assertThat(engine.subscriberCount()).isZero();
+        assertThat(received.poll(200, TimeUnit.MILLISECONDS)).isNull();
+    }
+
     /** A subscription without history never sees what was committed before its starting line. */
     @Test
     void aPlainSubscriptionGetsNothingAtOrBelowItsStartingLine() throws Exception {
@@ -189,8 +201,13 @@ class RecoverySeamTest {
         }
 
         /** Starts the subscription at {@code startingLine}, as the poller does (its history step begins). */
+        /** The subscription the engine handed over, waiting for its starting line. */
+        PendingSubscription pending() throws Exception {
+            return subscribed.get(60, TimeUnit.SECONDS);
+        }
+
         void start(long startingLine) throws Exception {
-            assertThat(subscribed.get(60, TimeUnit.SECONDS).startAt(startingLine)).as("started").isTrue();
+            assertThat(pending().startAt(startingLine)).as("started").isTrue();
         }
 
         /** A live message, dispatched as the poller does; false when the subscription did not take it. */
