@@ -27,8 +27,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.IterationParams;
 
-import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.spi.Failure;
 
 /**
  * Broadcast throughput to commit, after the method of the Rails cache benchmark (seeds/004): one operation is

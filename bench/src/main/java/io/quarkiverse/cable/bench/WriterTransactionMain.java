@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
-import io.quarkiverse.cable.spi.ChannelHash;
-import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkiverse.cable.runtime.database.MessageStore;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
+import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.OutgoingMessage;
 
 /**
  * Writer transactions back to back on one connection, as the writer makes them under load: {@code writeWithReceipt}
