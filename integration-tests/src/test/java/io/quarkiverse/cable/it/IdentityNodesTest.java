@@ -28,8 +28,6 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableIdentities;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.DisconnectCommand;
-import io.quarkiverse.cable.runtime.core.EngineIdentities;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
@@ -91,7 +89,7 @@ class IdentityNodesTest {
     void startNodeTwo() {
         nodeTwo = DatabaseNodes.node("identity-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind), config);
         nodeTwo.start();
-        remote = new EngineIdentities(nodeTwo);
+        remote = nodeTwo.identities();
     }
 
     @AfterEach
@@ -225,8 +223,9 @@ class IdentityNodesTest {
     void aDisconnectCannotBeForgedByBroadcasting() throws Exception {
         String user = Channels.unique("dee");
         WsClient session = inbox(user);
-        String forged = new String(new DisconnectCommand(Map.of("user", user), false).encode(),
-                java.nio.charset.StandardCharsets.UTF_8);
+        // What the cable itself writes on the control channel for CableIdentities.disconnect (the stored command).
+        String forged = new JsonObject().put("type", "disconnect").put("identifiers", new JsonObject().put("user", user))
+                .put("reconnect", false).encode();
         // The application's API (and so the HTTP publish endpoint and every action) refuses the control channel.
         for (Cable api : List.of(cable, cable.withoutTransaction(), nodeTwo)) {
             assertThatThrownBy(() -> api.broadcast(IdentityChannels.CONTROL, forged).toCompletableFuture().join())

@@ -13,7 +13,6 @@ import io.quarkiverse.cable.CableIdentityEvent;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.EngineIdentities;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
@@ -40,12 +39,12 @@ class CableIdentitiesBean implements CableIdentities {
     @Inject
     jakarta.enterprise.event.Event<CableIdentityEvent> identityEvents;
 
-    private EngineIdentities identities;
+    private CableIdentities identities;
     private Subscription commands;
 
     void start(@Observes StartupEvent startup) {
-        identities = new EngineIdentities(engine);
-        commands = identities.listen(List.of(actionCable::disconnectIdentity, webSockets::disconnectIdentity));
+        identities = engine.identities();
+        commands = engine.applyDisconnects(List.of(actionCable::disconnectIdentity, webSockets::disconnectIdentity));
         if (engine.presence().settings().identityEvents()) {
             engine.presence().onChange(this::identityChanged);
         }
@@ -79,8 +78,8 @@ class CableIdentitiesBean implements CableIdentities {
         return identities().disconnect(identifiers, reconnect);
     }
 
-    private EngineIdentities identities() {
-        EngineIdentities current = identities;
-        return current != null ? current : new EngineIdentities(engine);
+    private CableIdentities identities() {
+        CableIdentities current = identities;
+        return current != null ? current : engine.identities();
     }
 }

@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime.core;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,6 +12,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.CableIdentities;
 import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
@@ -59,6 +61,19 @@ public final class CableEngine implements Cable {
         this.transport = transport.create(subscribers, stats);
         this.presence = new Presence(this.transport::presence, PresenceSettings.from(config),
                 delivery -> subscribe(IdentityChannels.PRESENCE, delivery));
+    }
+
+    /** {@link CableIdentities} on this engine: per-identity broadcasts and remote disconnects. */
+    public CableIdentities identities() {
+        return new EngineIdentities(this);
+    }
+
+    /**
+     * Applies every remote disconnect command read from now on to this node's {@code sessions} (one per front end), in
+     * command order; until the returned subscription is closed.
+     */
+    public Subscription applyDisconnects(List<LocalSessions> sessions) {
+        return new EngineIdentities(this).listen(sessions);
     }
 
     /** The presence sets of this cable, and this node's reader of their events. */

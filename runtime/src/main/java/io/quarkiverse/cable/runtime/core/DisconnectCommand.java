@@ -11,9 +11,9 @@ import io.vertx.core.json.JsonObject;
  * {@link IdentityChannels#CONTROL}. Only the cable writes that channel, so what is read back is trusted; it is still
  * decoded defensively (a row written by hand in SQL).
  */
-public record DisconnectCommand(Map<String, String> identifiers, boolean reconnect) {
+record DisconnectCommand(Map<String, String> identifiers, boolean reconnect) {
 
-    public byte[] encode() {
+    byte[] encode() {
         JsonObject ids = new JsonObject();
         identifiers.forEach(ids::put);
         return new JsonObject().put("type", "disconnect").put("identifiers", ids).put("reconnect", reconnect).encode()
@@ -21,7 +21,7 @@ public record DisconnectCommand(Map<String, String> identifiers, boolean reconne
     }
 
     /** The command in {@code payload}, or null when it is not one. */
-    public static DisconnectCommand decode(byte[] payload) {
+    static DisconnectCommand decode(byte[] payload) {
         JsonObject json;
         try {
             json = new JsonObject(new String(payload, StandardCharsets.UTF_8));

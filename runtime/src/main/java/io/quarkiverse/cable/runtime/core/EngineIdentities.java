@@ -12,11 +12,11 @@ import io.quarkiverse.cable.spi.Failure;
  * {@link CableIdentities} on one engine: broadcasts go out on the identity's channel; disconnects are commands on the
  * control channel, which every node reads ({@link #listen}) and applies to its own sessions.
  */
-public final class EngineIdentities implements CableIdentities {
+final class EngineIdentities implements CableIdentities {
 
     private final CableEngine engine;
 
-    public EngineIdentities(CableEngine engine) {
+    EngineIdentities(CableEngine engine) {
         this.engine = engine;
     }
 
@@ -38,7 +38,7 @@ public final class EngineIdentities implements CableIdentities {
      * this node's reading of commands, as a slow listener's would. A command that does not decode, or a session kind
      * that fails, is counted and logged; the next command is applied all the same.
      */
-    public LocalSubscription listen(List<LocalSessions> sessions) {
+    LocalSubscription listen(List<LocalSessions> sessions) {
         return engine.subscribe(IdentityChannels.CONTROL, new Delivery() {
             @Override
             public boolean offer(CableMessage message) {
