@@ -112,14 +112,12 @@ class StreamFromSharedFramesTest {
         WebSocketClientConnection two = connectors.get().baseUri(base).path("/shared/big")
                 .executionModel(BasicWebSocketConnector.ExecutionModel.NON_BLOCKING)
                 .onTextMessage((connection, text) -> second.add(text)).connectAndAwait();
-        io.vertx.core.http.WebSocket three = vertx.createWebSocketClient()
+        // The handler is set before connecting: set once the connect future completes, it could miss the "ready"
+        // that comes first (the future's callbacks run late when the test thread is slow to register them).
+        io.vertx.core.http.WebSocket three = vertx.createWebSocketClient().webSocket()
+                .textMessageHandler(vertxFrames::add)
                 .connect(new WebSocketConnectOptions().setHost(base.getHost()).setPort(base.getPort())
                         .setURI("/shared/big"))
-                // Set as the socket opens: set later, it could miss the "ready" that comes first.
-                .map(socket -> {
-                    socket.textMessageHandler(vertxFrames::add);
-                    return socket;
-                })
                 .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         try {
             await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
@@ -160,13 +158,10 @@ class StreamFromSharedFramesTest {
         List<String> expected = List.of("one", "c".repeat(65_536), "ü€𝄞".repeat(1_000), "three");
         List<String> received = new CopyOnWriteArrayList<>();
         io.vertx.core.http.WebSocket compressed = vertx
-                .createWebSocketClient(new WebSocketClientOptions().setTryUsePerMessageCompression(true))
+                .createWebSocketClient(new WebSocketClientOptions().setTryUsePerMessageCompression(true)).webSocket()
+                .textMessageHandler(received::add)
                 .connect(new WebSocketConnectOptions().setHost(base.getHost()).setPort(base.getPort())
                         .setURI("/shared/deflate"))
-                .map(socket -> {
-                    socket.textMessageHandler(received::add);
-                    return socket;
-                })
                 .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         try {
             await().atMost(30, TimeUnit.SECONDS).until(() -> received.contains("ready"));

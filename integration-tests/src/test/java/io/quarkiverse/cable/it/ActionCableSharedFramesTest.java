@@ -126,15 +126,12 @@ class ActionCableSharedFramesTest {
     }
 
     private WebSocket connect(WebSocketClientOptions options, String path, List<String> frames) throws Exception {
-        return vertx.createWebSocketClient(options)
+        // The handler is set before connecting: set once the connect future completes, it could miss a welcome that
+        // came first (the future's callbacks run late when this thread is slow to register them).
+        return vertx.createWebSocketClient(options).webSocket()
+                .textMessageHandler(frames::add)
                 .connect(new WebSocketConnectOptions().setHost(base.getHost()).setPort(base.getPort())
                         .setURI(path).setSubProtocols(List.of(V1)))
-                // The handler is set on the event loop as the socket opens: set later from this thread, it would
-                // miss a welcome that came first.
-                .map(socket -> {
-                    socket.textMessageHandler(frames::add);
-                    return socket;
-                })
                 .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 
