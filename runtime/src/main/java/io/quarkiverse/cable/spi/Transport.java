@@ -4,6 +4,8 @@ import java.sql.SQLException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import io.quarkiverse.cable.StreamPosition;
+
 /**
  * What carries broadcasts from the engine to subscribers: the database (every node) or memory (this node). The SPI an
  * adapter implements: the data path (send, subscriptions, history, presence, the transaction hook) and its lifecycle.
@@ -26,7 +28,7 @@ public interface Transport {
      * The channel's newest committed position as the caller's transaction sees it (see {@code Cable.position}); empty
      * when the channel has no stored message. May block.
      */
-    default Optional<io.quarkiverse.cable.StreamPosition> position(String channel, long channelHash)
+    default Optional<StreamPosition> position(String channel, long channelHash)
             throws SQLException {
         return Optional.empty();
     }

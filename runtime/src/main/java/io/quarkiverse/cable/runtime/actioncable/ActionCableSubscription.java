@@ -14,7 +14,7 @@ import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
-import io.quarkiverse.cable.runtime.core.DirectDelivery;
+import io.quarkiverse.cable.runtime.core.Delivery;
 import io.quarkiverse.cable.runtime.core.EncodedFrames;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
@@ -150,7 +150,7 @@ class ActionCableSubscription implements ChannelSubscription {
         LocalSubscription stream;
         int limit = outbox.limits().maxPendingFrames();
         try {
-            DirectDelivery delivery = new DirectDelivery(frames::frameFor, this::deliver, limit);
+            Delivery delivery = Delivery.direct(frames::frameFor, this::deliver, limit);
             // Streams started in subscribed() with a history request recover; later ones are plain.
             stream = recovery != null && !confirmed
                     ? server.engine().subscribe(cableChannel, delivery, history.requestFor(cableChannel), limit,
@@ -191,7 +191,7 @@ class ActionCableSubscription implements ChannelSubscription {
         LocalSubscription stream;
         int limit = outbox.limits().maxPendingFrames();
         try {
-            DirectDelivery delivery = new DirectDelivery(frames::frameFor, this::deliver, limit);
+            Delivery delivery = Delivery.direct(frames::frameFor, this::deliver, limit);
             stream = server.engine().subscribe(cableChannel, delivery, request, limit, group.member());
         } catch (RuntimeException e) {
             server.releaseFrames(identifier, extended);

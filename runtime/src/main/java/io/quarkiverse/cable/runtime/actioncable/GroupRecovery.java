@@ -6,10 +6,8 @@ import java.util.List;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
-import io.quarkiverse.cable.runtime.core.HeldDelivery;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
-import io.quarkiverse.cable.runtime.core.Recovery;
-import io.quarkiverse.cable.runtime.core.RecoveryOutcomes;
+import io.quarkiverse.cable.runtime.core.RecoveryOutcome;
 import io.quarkiverse.cable.spi.Replay;
 
 /**
@@ -42,7 +40,7 @@ final class GroupRecovery {
     }
 
     /** The outcome factory of one more stream of the group; call before {@link #ready()}. */
-    public synchronized RecoveryOutcomes.Factory member() {
+    public synchronized RecoveryOutcome.Factory member() {
         Member member = new Member();
         members.add(member);
         return member;
@@ -84,26 +82,24 @@ final class GroupRecovery {
             answer.replayed(replay);
         }
         for (Member member : members) {
-            if (member.held != null && !member.held.release(List.of(), () -> {
-            })) {
-                member.subscription.end(new CableException.SlowConsumer(member.subscription.channel(),
-                        member.held.limit()));
+            if (member.subscription != null) {
+                // One that fell too far behind meanwhile is ended as a slow consumer by goLive itself.
+                member.subscription.goLive(List.of(), () -> {
+                });
             }
         }
     }
 
-    private final class Member implements RecoveryOutcomes.Factory, Recovery.Outcome {
+    private final class Member implements RecoveryOutcome.Factory, RecoveryOutcome {
         LocalSubscription subscription;
-        HeldDelivery held;
         boolean reported;
         List<CableMessage> replay = List.of();
         String refusal;
 
         @Override
-        public Recovery.Outcome create(LocalSubscription started, HeldDelivery heldDelivery) {
+        public RecoveryOutcome create(LocalSubscription started) {
             synchronized (GroupRecovery.this) {
                 subscription = started;
-                held = heldDelivery;
             }
             // Live at once: the protocol confirms the subscription without waiting for the history.
             started.confirm();

@@ -13,7 +13,7 @@ import io.quarkiverse.cable.spi.Wakeup;
  * startup with a message naming the property, the rule and the value. Defaults live only in
  * {@link CableRuntimeConfig}'s {@code @WithDefault}s.
  */
-public final class CableConfigCheck {
+final class CableConfigCheck {
 
     private CableConfigCheck() {
     }
@@ -24,7 +24,7 @@ public final class CableConfigCheck {
             "quarkus.cable.trim-batch-size", "quarkus.cable.trim.batch-size",
             "quarkus.cable.mount-path", "quarkus.cable.action-cable.mount-path");
 
-    public static void validate(CableRuntimeConfig config) {
+    static void validate(CableRuntimeConfig config) {
         renamed(ConfigProvider.getConfig());
         positive("quarkus.cable.polling-interval", config.pollingInterval());
         atLeastOne("quarkus.cable.poll-batch-size", config.pollBatchSize());
@@ -84,7 +84,7 @@ public final class CableConfigCheck {
     }
 
     /** Refuses a setting under its old name, naming the new one. */
-    public static void renamed(Config config) {
+    static void renamed(Config config) {
         RENAMED.forEach((old, current) -> {
             if (config.getConfigValue(old).getValue() != null) {
                 throw new IllegalArgumentException("Invalid configuration: " + old + " was renamed to " + current
@@ -123,7 +123,7 @@ public final class CableConfigCheck {
      * The shortest Turbo signing key, in bytes: HMAC-SHA256 is as strong as its key up to the hash's 32 bytes, and a
      * short or guessable key lets anyone sign stream names (each a bearer capability to its stream).
      */
-    public static final int MIN_TURBO_KEY_BYTES = 32;
+    static final int MIN_TURBO_KEY_BYTES = 32;
 
     private static void turbo(CableRuntimeConfig.Turbo turbo) {
         turbo.signingKey().ifPresent(key -> turboKey("quarkus.cable.turbo.signing-key", key));

@@ -50,6 +50,7 @@ public final class CableEngine implements Cable {
     private final HistorySettings historySettings;
     private final ReplayLimits replayLimits;
     private final Presence presence;
+    private final EngineIdentities identities;
 
     private CableEngine(CableRuntimeConfig config, TransportFactory transport) {
         CableConfigCheck.validate(config);
@@ -59,13 +60,14 @@ public final class CableEngine implements Cable {
         this.historySettings = HistorySettings.from(config);
         this.replayLimits = ReplayLimits.from(config);
         this.transport = transport.create(subscribers, stats);
+        this.identities = new EngineIdentities(this);
         this.presence = new Presence(this.transport::presence, PresenceSettings.from(config),
                 delivery -> subscribe(IdentityChannels.PRESENCE, delivery));
     }
 
     /** {@link CableIdentities} on this engine: per-identity broadcasts and remote disconnects. */
     public CableIdentities identities() {
-        return new EngineIdentities(this);
+        return identities;
     }
 
     /**
@@ -73,7 +75,7 @@ public final class CableEngine implements Cable {
      * command order; until the returned subscription is closed.
      */
     public Subscription applyDisconnects(List<LocalSessions> sessions) {
-        return new EngineIdentities(this).listen(sessions);
+        return identities.listen(sessions);
     }
 
     /** The presence sets of this cable, and this node's reader of their events. */
@@ -177,12 +179,8 @@ public final class CableEngine implements Cable {
     public Subscription subscribe(String channel, StreamPosition after, CableListener listener) {
         Objects.requireNonNull(listener, "Cable subscription listener must not be null");
         Objects.requireNonNull(after, "Cable subscription position must not be null");
-        // The mailbox takes the whole replay and the live messages held meanwhile at once.
-        OrderedMailbox mailbox = new OrderedMailbox(listener, subscriberBuffer + historySettings.maxReplay(),
-                (message, failure) -> failures.record(Failure.LISTENER, "Cable listener on channel '"
-                        + message.channel() + "' failed for message " + message.id(), failure));
-        return subscribe(channel, mailbox, new HistoryRequest.After(after), subscriberBuffer,
-                new RecoveryOutcomes.EndOnFailure(channel, subscriberBuffer));
+        return subscribe(channel, recoveringMailbox(listener), new HistoryRequest.After(after), subscriberBuffer,
+                EndOnFailure.FACTORY);
     }
 
     @Override
@@ -206,31 +204,35 @@ public final class CableEngine implements Cable {
             return subscribe(channel, cursor.get(), listener);
         }
         Objects.requireNonNull(listener, "Cable subscription listener must not be null");
-        OrderedMailbox mailbox = new OrderedMailbox(listener, subscriberBuffer + historySettings.maxReplay(),
+        return subscribe(channel, recoveringMailbox(listener), new HistoryRequest.FromStart(), subscriberBuffer,
+                EndOnFailure.FACTORY);
+    }
+
+    /** A listener's mailbox that takes the whole replay and the live messages held meanwhile at once. */
+    private OrderedMailbox recoveringMailbox(CableListener listener) {
+        return new OrderedMailbox(listener, subscriberBuffer + historySettings.maxReplay(),
                 (message, failure) -> failures.record(Failure.LISTENER, "Cable listener on channel '"
                         + message.channel() + "' failed for message " + message.id(), failure));
-        return subscribe(channel, mailbox, new HistoryRequest.FromStart(), subscriberBuffer,
-                new RecoveryOutcomes.EndOnFailure(channel, subscriberBuffer));
     }
 
     /**
      * Subscribes {@code delivery} with a history step: live messages are held (at most {@code holdLimit}) while what
      * {@code request} asks for is read; then {@code outcome} decides what to do with the replay or the refusal (and
-     * when to confirm). The subscription's starting line is recorded first, so replay and live meet without a gap or
-     * an overlap.
+     * when to confirm), and takes the subscription live with {@link LocalSubscription#goLive}. The subscription's
+     * starting line is recorded first, so replay and live meet without a gap or an overlap.
      */
     public LocalSubscription subscribe(String channel, Delivery delivery, HistoryRequest request, int holdLimit,
-            RecoveryOutcomes.Factory outcome) {
+            RecoveryOutcome.Factory outcome) {
         return subscribe(channel, delivery, request, holdLimit, ReplayQuota.NONE, outcome);
     }
 
     /** As above, with the history step counted against its connection's {@code quota}. */
     public LocalSubscription subscribe(String channel, Delivery delivery, HistoryRequest request, int holdLimit,
-            ReplayQuota quota, RecoveryOutcomes.Factory outcome) {
+            ReplayQuota quota, RecoveryOutcome.Factory outcome) {
         HeldDelivery held = new HeldDelivery(delivery, holdLimit);
         LocalSubscription subscription = newSubscription(channel, held);
         subscription.onStart(started -> new Recovery(transport.history(), stats).replay(started, request, quota,
-                outcome.create(started, held)));
+                outcome.create(started)));
         transport.startSubscription(subscription);
         return subscription;
     }

@@ -10,7 +10,8 @@ import io.quarkiverse.cable.spi.TransportCounters;
 
 /**
  * Counters of one cable, updated on the data path without locks. Health checks and metrics read them; only the data
- * path's components record into them, through the methods below.
+ * path's components record into them, through the methods below; what an adapter records is documented on
+ * {@link TransportCounters}.
  */
 public final class CableStats implements TransportCounters {
 
@@ -142,13 +143,11 @@ public final class CableStats implements TransportCounters {
         return messagesReplayed.sum();
     }
 
-    /** A history step that read the database (after its admission). */
     @Override
     public void historyRead() {
         historyReads.increment();
     }
 
-    /** A history step served by an identical read already in flight, without a query of its own. */
     @Override
     public void replayCoalesced() {
         replaysCoalesced.increment();
@@ -181,13 +180,11 @@ public final class CableStats implements TransportCounters {
         return replaysCoalesced.sum();
     }
 
-    /** The poller saw a writer record a new database identity (every channel got a new epoch). */
     @Override
     public void databaseIdentityChanged() {
         identityChanges.increment();
     }
 
-    /** The poller found {@code lost} messages it had read missing from the database (ids went backwards). */
     @Override
     public void lostInFailover(long lost) {
         lostInFailover.add(lost);
@@ -222,7 +219,6 @@ public final class CableStats implements TransportCounters {
         broadcasts.increment();
     }
 
-    /** One writer transaction of {@code size} broadcasts committed. */
     @Override
     public void batchCommitted(int size) {
         batches.increment();
@@ -244,13 +240,11 @@ public final class CableStats implements TransportCounters {
         afterCommitBroadcasts.add(size);
     }
 
-    /** A broadcast ordered without a database (memory adapter). */
     @Override
     public void committedInMemory() {
         committed.increment();
     }
 
-    /** One poll that ran a query, how long it took and how many rows it read. */
     @Override
     public void polled(long durationNanos, int rows) {
         polls.increment();
@@ -261,13 +255,11 @@ public final class CableStats implements TransportCounters {
         observer.polled(durationNanos, rows);
     }
 
-    /** One polled row's write-to-hand-off lag. */
     @Override
     public void pollLag(long lagMillis) {
         observer.pollLag(lagMillis);
     }
 
-    /** The largest lag of the rows of the poll that just ended; 0 after an empty poll. */
     @Override
     public void lastPollLag(long maxLagMillis) {
         lastPollLagMillis = maxLagMillis;
@@ -310,13 +302,11 @@ public final class CableStats implements TransportCounters {
         return afterCommitBroadcasts.sum();
     }
 
-    /** Polls that read at least one row; the doorbell's silence check compares them with the rings it heard. */
     @Override
     public long pollsWithRows() {
         return pollsWithRows.sum();
     }
 
-    /** A writer batch lost a conflict with another transaction (40001, 1213) and is re-run. */
     @Override
     public void conflictRetried() {
         conflictRetries.increment();

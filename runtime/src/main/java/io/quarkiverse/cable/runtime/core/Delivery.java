@@ -1,5 +1,10 @@
 package io.quarkiverse.cable.runtime.core;
 
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.CableMessage;
 
 /**
@@ -16,4 +21,24 @@ public interface Delivery {
 
     /** How far behind the receiver may fall, for the slow-consumer message. */
     int limit();
+
+    /**
+     * The fast path of a WebSocket stream ({@link DirectDelivery}): each message's frame, made by {@code frames}, goes
+     * straight to {@code sink} on the dispatching thread.
+     *
+     * @param frames the frame of a message
+     * @param sink takes a frame without blocking; false when the receiver is too far behind
+     * @param limit how far behind the receiver may fall, for the slow-consumer message
+     */
+    static Delivery direct(Function<CableMessage, Object> frames, Predicate<Object> sink, int limit) {
+        return new DirectDelivery(frames, sink, limit);
+    }
+
+    /**
+     * A listener's mailbox ({@link OrderedMailbox}): at most {@code limit} messages wait, and the listener gets them
+     * in order, one at a time, on a virtual thread; {@code onListenerFailure} receives what it threw.
+     */
+    static Delivery mailbox(CableListener listener, int limit, BiConsumer<CableMessage, Throwable> onListenerFailure) {
+        return new OrderedMailbox(listener, limit, onListenerFailure);
+    }
 }

@@ -10,18 +10,13 @@ import io.quarkiverse.cable.CableMessage;
  * per node by a shared encoder) and handed to a sink that never blocks (a connection's outbox). Per-connection order is
  * the dispatch order.
  */
-public final class DirectDelivery implements Delivery {
+final class DirectDelivery implements Delivery {
 
     private final Function<CableMessage, Object> frames;
     private final Predicate<Object> sink;
     private final int limit;
 
-    /**
-     * @param frames the frame of a message
-     * @param sink takes a frame without blocking; false when the receiver is too far behind
-     * @param limit how far behind the receiver may fall, for the slow-consumer message
-     */
-    public DirectDelivery(Function<CableMessage, Object> frames, Predicate<Object> sink, int limit) {
+    DirectDelivery(Function<CableMessage, Object> frames, Predicate<Object> sink, int limit) {
         this.frames = frames;
         this.sink = sink;
         this.limit = limit;

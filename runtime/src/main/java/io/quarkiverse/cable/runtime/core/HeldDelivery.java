@@ -13,13 +13,13 @@ import io.quarkiverse.cable.CableMessage;
  * message can fall between the two: the replay ends at the starting line, live starts after it. Holding bounds the
  * memory: a subscription with more than {@code limit} live messages waiting is a slow consumer.
  */
-public final class HeldDelivery implements Delivery {
+final class HeldDelivery implements Delivery {
 
     private final Delivery target;
     private final int limit;
     private ArrayDeque<CableMessage> held = new ArrayDeque<>();
 
-    public HeldDelivery(Delivery target, int limit) {
+    HeldDelivery(Delivery target, int limit) {
         this.target = target;
         this.limit = limit;
     }
@@ -40,7 +40,7 @@ public final class HeldDelivery implements Delivery {
      * Hands on {@code replay}, runs {@code beforeLive}, then the held messages, and from then on passes every message
      * straight through. Returns false when the target refused a message (a slow consumer).
      */
-    public synchronized boolean release(List<CableMessage> replay, Runnable beforeLive) {
+    synchronized boolean release(List<CableMessage> replay, Runnable beforeLive) {
         ArrayDeque<CableMessage> waiting = held;
         held = null;
         for (CableMessage message : replay) {

@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.runtime.core;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -88,6 +89,23 @@ public final class LocalSubscription implements Subscription, PendingSubscriptio
     /** Completes {@link #confirmed()}; for start hooks. */
     public void confirm() {
         confirmed.complete(null);
+    }
+
+    /**
+     * Takes a recovering subscription live: hands on {@code replay}, runs {@code beforeLive} (a frame that must come
+     * between replay and live), then the live messages held while the history was read. Returns false, having ended
+     * the subscription as a slow consumer, when the receiver fell too far behind.
+     */
+    public boolean goLive(List<CableMessage> replay, Runnable beforeLive) {
+        if (!(delivery instanceof HeldDelivery held)) {
+            throw new IllegalStateException("The subscription to '" + channel + "' holds nothing: it was not"
+                    + " subscribed with a history request");
+        }
+        if (held.release(replay, beforeLive)) {
+            return true;
+        }
+        end(new CableException.SlowConsumer(channel, held.limit()));
+        return false;
     }
 
     /**

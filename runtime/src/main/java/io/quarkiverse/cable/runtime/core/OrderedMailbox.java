@@ -13,7 +13,7 @@ import io.quarkiverse.cable.CableMessage;
  * event loop ever waits for user code. The number of waiting messages is bounded: {@link #offer} refuses once the
  * limit is reached.
  */
-public final class OrderedMailbox implements Delivery {
+final class OrderedMailbox implements Delivery {
 
     private static final Logger LOG = Logger.getLogger("io.quarkiverse.cable");
 
@@ -25,7 +25,7 @@ public final class OrderedMailbox implements Delivery {
     private volatile boolean discarded;
 
     /** {@code onListenerFailure} receives what a listener threw; the mailbox goes on with the next message. */
-    public OrderedMailbox(CableListener listener, int limit, BiConsumer<CableMessage, Throwable> onListenerFailure) {
+    OrderedMailbox(CableListener listener, int limit, BiConsumer<CableMessage, Throwable> onListenerFailure) {
         this.listener = listener;
         this.limit = limit;
         this.onListenerFailure = onListenerFailure;

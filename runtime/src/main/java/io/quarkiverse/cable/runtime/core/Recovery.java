@@ -10,33 +10,18 @@ import io.quarkiverse.cable.spi.Replay;
  * virtual thread (never on the poller or an event loop) and reports the outcome. Counts replays served, refused (by
  * reason) and failed.
  */
-public final class Recovery {
-
-    /** What becomes of the history step. Exactly one method is called, on the step's virtual thread. */
-    public interface Outcome {
-        /**
-         * The whole history, in position order (possibly empty: nothing was missed), and the position live delivery
-         * continues from.
-         */
-        void replayed(Replay replay);
-
-        /** The history is not all there; nothing of it is replayed. */
-        void unavailable(CableException.HistoryUnavailable reason);
-
-        /** The history could not be read (database failure). */
-        void failed(Exception failure);
-    }
+final class Recovery {
 
     private final HistorySource source;
     private final CableStats stats;
 
-    public Recovery(HistorySource source, CableStats stats) {
+    Recovery(HistorySource source, CableStats stats) {
         this.source = source;
         this.stats = stats;
     }
 
     /** Runs the history step of {@code subscription}, which must have started (its starting line is set). */
-    public void replay(LocalSubscription subscription, HistoryRequest request, Outcome outcome) {
+    void replay(LocalSubscription subscription, HistoryRequest request, RecoveryOutcome outcome) {
         replay(subscription, request, ReplayQuota.NONE, outcome);
     }
 
@@ -44,7 +29,7 @@ public final class Recovery {
      * Runs the history step of {@code subscription} as one of its connection's {@code quota}: a connection with as
      * many steps in flight as it may have is refused ({@code CONNECTION_LIMIT}) without reading anything.
      */
-    public void replay(LocalSubscription subscription, HistoryRequest request, ReplayQuota quota, Outcome outcome) {
+    void replay(LocalSubscription subscription, HistoryRequest request, ReplayQuota quota, RecoveryOutcome outcome) {
         Thread.ofVirtual().name("cable-history").start(() -> {
             try {
                 quota.acquire(subscription.channel(), request);
@@ -61,7 +46,7 @@ public final class Recovery {
         });
     }
 
-    private void step(LocalSubscription subscription, HistoryRequest request, Outcome outcome) {
+    private void step(LocalSubscription subscription, HistoryRequest request, RecoveryOutcome outcome) {
         Replay replay;
         try {
             replay = source.replay(subscription.channel(), subscription.channelHash(), request,

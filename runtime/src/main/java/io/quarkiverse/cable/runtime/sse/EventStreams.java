@@ -15,9 +15,8 @@ import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.Delivery;
-import io.quarkiverse.cable.runtime.core.HeldDelivery;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
-import io.quarkiverse.cable.runtime.core.Recovery;
+import io.quarkiverse.cable.runtime.core.RecoveryOutcome;
 import io.quarkiverse.cable.spi.HistoryRequest;
 import io.quarkiverse.cable.spi.Replay;
 import io.smallrye.mutiny.Multi;
@@ -106,7 +105,7 @@ final class EventStreams {
             LocalSubscription started;
             try {
                 started = engine.subscribe(channel, delivery, request, limit,
-                        (begun, held) -> outcome(engine, begun, held, outbox, fresh, invalid));
+                        begun -> outcome(engine, begun, outbox, fresh, invalid));
             } catch (CableException e) {
                 outbox.fail(e);
                 return;
@@ -189,9 +188,9 @@ final class EventStreams {
         }
     }
 
-    private static Recovery.Outcome outcome(CableEngine engine, LocalSubscription subscription, HeldDelivery held,
-            SseOutbox outbox, boolean fresh, boolean invalid) {
-        return new Recovery.Outcome() {
+    private static RecoveryOutcome outcome(CableEngine engine, LocalSubscription subscription, SseOutbox outbox,
+            boolean fresh, boolean invalid) {
+        return new RecoveryOutcome() {
             @Override
             public void replayed(Replay replay) {
                 // The replay is handed over from the shared list, not copied into the stream's queue.
@@ -227,11 +226,9 @@ final class EventStreams {
             }
 
             private void release() {
-                if (held.release(List.of(), () -> {
+                if (subscription.goLive(List.of(), () -> {
                 })) {
                     subscription.confirm();
-                } else {
-                    subscription.end(new CableException.SlowConsumer(subscription.channel(), held.limit()));
                 }
             }
         };

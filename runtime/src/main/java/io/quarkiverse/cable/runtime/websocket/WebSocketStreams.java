@@ -23,12 +23,10 @@ import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.core.Delivery;
-import io.quarkiverse.cable.runtime.core.DirectDelivery;
 import io.quarkiverse.cable.runtime.core.EncodedFrames;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
-import io.quarkiverse.cable.runtime.core.OrderedMailbox;
 import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
 import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
@@ -444,12 +442,12 @@ public class WebSocketStreams implements CableStreams {
     private Delivery delivery(WebSocketConnection connection, ConnectionOutbox outbox, StreamCallback callback) {
         if (callback == null) {
             // A full outbox closes the whole connection (all its streams) itself; the subscription stays quiet.
-            return new DirectDelivery(frames::frameFor, frame -> {
+            return Delivery.direct(frames::frameFor, frame -> {
                 outbox.send(frame);
                 return true;
             }, outbox.limits().maxPendingFrames());
         }
-        return new OrderedMailbox(message -> {
+        return Delivery.mailbox(message -> {
             Object frame = callback.apply(message, connection);
             if (frame instanceof String || frame instanceof byte[]) {
                 outbox.send(frame);

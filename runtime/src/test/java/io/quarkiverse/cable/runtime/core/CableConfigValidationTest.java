@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.test;
+package io.quarkiverse.cable.runtime.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,8 +7,6 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.cable.runtime.core.CableConfigCheck;
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 
