@@ -28,7 +28,6 @@ import io.quarkiverse.cable.TurboStreams;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableRecorder;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableShutdownListener;
-import io.quarkiverse.cable.runtime.actioncable.ChannelRegistry;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
 import io.quarkus.arc.deployment.BeanContainerBuildItem;
@@ -65,6 +64,9 @@ class ActionCableProcessor {
     private static final DotName TURBO_STREAMS = DotName.createSimple(TurboStreams.class);
     /** The built-in {@code Turbo::StreamsChannel}, package-private in the runtime. */
     private static final String TURBO_STREAMS_CHANNEL = "io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel";
+    /** The channels by name, with their actions: a bean of the runtime's Action Cable package, package-private. */
+    private static final DotName CHANNEL_REGISTRY = DotName
+            .createSimple("io.quarkiverse.cable.runtime.actioncable.ChannelRegistry");
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
@@ -72,6 +74,7 @@ class ActionCableProcessor {
         return AdditionalBeanBuildItem.builder().addBeanClasses(ActionCableServer.class)
                 .addBeanClasses(TURBO_STREAMS_CHANNEL,
                         "io.quarkiverse.cable.runtime.actioncable.ActionCableProtocol",
+                        "io.quarkiverse.cable.runtime.actioncable.ActionCableProtocolGuard",
                         "io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer",
                         "io.quarkiverse.cable.runtime.CableIdentitiesBean",
                         "io.quarkiverse.cable.runtime.core.CablePresenceBean")
@@ -167,7 +170,7 @@ class ActionCableProcessor {
         boolean turboUsed = combined.getIndex().getKnownUsers(TURBO_STREAMS).stream()
                 .filter(user -> !exclusions.isExcluded(user))
                 .anyMatch(user -> !user.name().toString().startsWith("io.quarkiverse.cable.runtime."));
-        return SyntheticBeanBuildItem.configure(ChannelRegistry.class)
+        return SyntheticBeanBuildItem.configure(CHANNEL_REGISTRY)
                 .scope(Singleton.class)
                 .unremovable()
                 .supplier(recorder.registry(classes, actions, turboUsed))

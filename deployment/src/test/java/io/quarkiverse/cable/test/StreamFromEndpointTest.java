@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +65,31 @@ class StreamFromEndpointTest {
             assertThat(received.subList(1, received.size())).containsExactlyInAnyOrder("in lobby", "to all");
         } finally {
             client.closeAndAwait();
+        }
+    }
+
+    /**
+     * The HTTP server negotiates sub-protocols from one list for every endpoint, and the cable adds Action Cable's to
+     * it: only the Action Cable endpoint may answer with them. Without the cable's ActionCableProtocolGuard this
+     * endpoint would answer {@code actioncable-v1-json}.
+     */
+    @Test
+    void onlyTheActionCableEndpointNegotiatesActionCable() throws Exception {
+        assertThat(negotiated("rooms/lobby")).isEmpty();
+        assertThat(negotiated("cable")).isEqualTo("actioncable-v1-json");
+    }
+
+    private String negotiated(String path) throws Exception {
+        java.net.http.WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder()
+                .subprotocols("actioncable-v1-json", "actioncable-unsupported")
+                .buildAsync(URI.create(base.resolve(path).toString().replaceFirst("^http", "ws")),
+                        new java.net.http.WebSocket.Listener() {
+                        })
+                .get(30, TimeUnit.SECONDS);
+        try {
+            return socket.getSubprotocol();
+        } finally {
+            socket.abort();
         }
     }
 

@@ -30,9 +30,16 @@ class ActionCableProtocol implements HttpServerOptionsCustomizer {
      * {@link TokenSubProtocol} moves into the {@code Authorization} header before the protocol is negotiated.
      */
     static final String TOKEN_PREFIX = "anycable-token.";
+    /** What every Action Cable protocol name starts with. */
+    static final String NAME_PREFIX = "actioncable-";
 
     /** The protocols this endpoint speaks. */
     static final List<String> SERVED = List.of(V1_JSON, EXT_JSON);
+    /**
+     * Every name this class may add to the server's list; {@link ActionCableProtocolGuard} keeps them from the
+     * application's WebSockets Next endpoints.
+     */
+    static final List<String> NEGOTIATED = List.of(V1_JSON, EXT_JSON, UNSUPPORTED);
 
     @Inject
     CableRuntimeConfig config;

@@ -7,6 +7,8 @@ import java.util.function.Supplier;
 
 import jakarta.enterprise.invoke.Invoker;
 
+import org.eclipse.microprofile.config.ConfigProvider;
+
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.runtime.BeanContainer;
@@ -50,13 +52,20 @@ public class ActionCableRecorder {
         };
     }
 
-    /** The filter that turns an {@code anycable-token.<token>} sub-protocol into a bearer token. */
+    /**
+     * The filter that turns an {@code anycable-token.<token>} sub-protocol into a bearer token. Filters see the whole
+     * request path, and the endpoint's route is an application route, which Quarkus mounts under
+     * {@code quarkus.http.root-path}: the filter matches both together.
+     */
     public Handler<RoutingContext> tokenSubProtocol() {
         CableRuntimeConfig.ActionCable actionCable = config.getValue().actionCable();
-        return new TokenSubProtocol(actionCable.enabled() ? actionCable.mountPath() : null);
+        String rootPath = ConfigProvider.getConfig().getOptionalValue("quarkus.http.root-path", String.class)
+                .orElse("/");
+        return new TokenSubProtocol(actionCable.enabled() ? TokenSubProtocol.servedPath(rootPath,
+                actionCable.mountPath()) : null);
     }
 
-    public Supplier<ChannelRegistry> registry(Map<String, String> classes, Map<String, Set<String>> actions,
+    public Supplier<?> registry(Map<String, String> classes, Map<String, Set<String>> actions,
             boolean turboUsed) {
         return () -> new ChannelRegistry(classes, actions, turboUsed);
     }

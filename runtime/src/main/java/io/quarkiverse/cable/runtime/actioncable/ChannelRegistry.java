@@ -9,7 +9,7 @@ import io.quarkiverse.cable.ChannelHandler;
 import io.quarkus.arc.Arc;
 
 /** The {@code @CableChannel} beans found and checked at build time, by channel name, with their actions. */
-public final class ChannelRegistry {
+final class ChannelRegistry {
 
     /**
      * A channel: its bean class, the names of its actions and their invokers (bound at static init, before any
@@ -36,7 +36,7 @@ public final class ChannelRegistry {
      * @param actions action names by channel name
      * @param turboUsed whether the application uses {@code TurboStreams}
      */
-    public ChannelRegistry(Map<String, String> classes, Map<String, Set<String>> actions, boolean turboUsed) {
+    ChannelRegistry(Map<String, String> classes, Map<String, Set<String>> actions, boolean turboUsed) {
         this.turboUsed = turboUsed;
         Map<String, Channel> found = new HashMap<>();
         ClassLoader loader = Thread.currentThread().getContextClassLoader();

@@ -28,18 +28,31 @@ final class TokenSubProtocol implements Handler<RoutingContext> {
 
     private static final String SEC_WEBSOCKET_PROTOCOL = "Sec-WebSocket-Protocol";
 
-    private final String mountPath;
+    private final String servedPath;
 
-    /** {@code mountPath} is the Action Cable endpoint's, null when the endpoint is disabled. */
-    TokenSubProtocol(String mountPath) {
-        this.mountPath = mountPath;
+    /**
+     * {@code servedPath} is the Action Cable endpoint's as requests name it ({@link #servedPath}), null when the
+     * endpoint is disabled.
+     */
+    TokenSubProtocol(String servedPath) {
+        this.servedPath = servedPath;
+    }
+
+    /**
+     * The mount path under the HTTP root path, as a request names it: {@code /app} and {@code /cable} give
+     * {@code /app/cable}.
+     */
+    static String servedPath(String rootPath, String mountPath) {
+        String root = rootPath.startsWith("/") ? rootPath : "/" + rootPath;
+        root = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
+        return root + (mountPath.startsWith("/") ? mountPath : "/" + mountPath);
     }
 
     @Override
     public void handle(RoutingContext context) {
         HttpServerRequest request = context.request();
         String offered = request.getHeader(SEC_WEBSOCKET_PROTOCOL);
-        if (offered != null && offered.contains(TOKEN_PREFIX) && context.normalizedPath().equals(mountPath)) {
+        if (offered != null && offered.contains(TOKEN_PREFIX) && context.normalizedPath().equals(servedPath)) {
             moveToken(request, offered);
         }
         context.next();

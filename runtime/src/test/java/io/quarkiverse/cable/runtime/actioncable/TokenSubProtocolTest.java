@@ -101,6 +101,14 @@ class TokenSubProtocolTest {
         }
     }
 
+    @Test
+    void theServedPathIsTheMountPathUnderTheRootPath() {
+        assertThat(TokenSubProtocol.servedPath("/", "/cable")).isEqualTo("/cable");
+        assertThat(TokenSubProtocol.servedPath("/app", "/cable")).isEqualTo("/app/cable");
+        assertThat(TokenSubProtocol.servedPath("/app/", "/cable")).isEqualTo("/app/cable");
+        assertThat(TokenSubProtocol.servedPath("app", "cable")).isEqualTo("/app/cable");
+    }
+
     private static JsonObject request(String path, Map<String, String> headers) throws Exception {
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setHost("127.0.0.1")
                 .setPort(server.actualPort()).setURI(path);
