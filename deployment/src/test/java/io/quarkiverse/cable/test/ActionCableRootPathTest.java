@@ -8,7 +8,6 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -31,7 +30,7 @@ class ActionCableRootPathTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClass(BearerIdentification.class))
+            .withApplicationRoot(jar -> jar.addClasses(BearerIdentification.class, TextFrames.class))
             .overrideConfigKey("quarkus.cable.adapter", "memory")
             .overrideConfigKey("quarkus.http.root-path", "/app");
 
@@ -55,20 +54,7 @@ class ActionCableRootPathTest {
         URI endpoint = URI.create("ws://" + base.getHost() + ":" + base.getPort() + "/app/cable");
         WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder()
                 .subprotocols("actioncable-v1-json", "anycable-token.ann")
-                .buildAsync(endpoint, new WebSocket.Listener() {
-                    private final StringBuilder partial = new StringBuilder();
-
-                    @Override
-                    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-                        partial.append(data);
-                        if (last) {
-                            frames.add(partial.toString());
-                            partial.setLength(0);
-                        }
-                        webSocket.request(1);
-                        return null;
-                    }
-                }).get(60, TimeUnit.SECONDS);
+                .buildAsync(endpoint, new TextFrames(frames::add)).get(60, TimeUnit.SECONDS);
         try {
             assertThat(socket.getSubprotocol()).isEqualTo("actioncable-v1-json");
             await().atMost(60, TimeUnit.SECONDS).until(() -> !frames.isEmpty());

@@ -6,7 +6,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -49,20 +48,7 @@ class StreamFromSharedFramesDevModeTest {
         BlockingQueue<String> frames = new LinkedBlockingQueue<>();
         WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder()
                 .buildAsync(URI.create("ws://" + base.getHost() + ":" + base.getPort() + "/echo"),
-                        new WebSocket.Listener() {
-                            private final StringBuilder text = new StringBuilder();
-
-                            @Override
-                            public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-                                text.append(data);
-                                if (last) {
-                                    frames.add(text.toString());
-                                    text.setLength(0);
-                                }
-                                webSocket.request(1);
-                                return null;
-                            }
-                        })
+                        new TextFrames(frames::add))
                 .get(60, TimeUnit.SECONDS);
         try {
             assertThat(frames.poll(60, TimeUnit.SECONDS)).isEqualTo("ready");

@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -33,7 +32,7 @@ class WhispersOffTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RoomChannel.class))
+            .withApplicationRoot(jar -> jar.addClasses(RoomChannel.class, TextFrames.class))
             .overrideConfigKey("quarkus.cable.adapter", "memory")
             .overrideConfigKey("quarkus.cable.action-cable.whispers.enabled", "false");
 
@@ -75,15 +74,15 @@ class WhispersOffTest {
     }
 
     /** A plain {@code actioncable-v1-json} client on the JDK's WebSocket, subscribed to RoomChannel. */
-    private static final class Client implements WebSocket.Listener {
+    private static final class Client {
         final List<String> frames = new CopyOnWriteArrayList<>();
-        private final StringBuilder partial = new StringBuilder();
         WebSocket socket;
 
         static Client subscribed(URI base) throws Exception {
             Client client = new Client();
             client.socket = HttpClient.newHttpClient().newWebSocketBuilder().subprotocols("actioncable-v1-json")
-                    .buildAsync(URI.create("ws://" + base.getHost() + ":" + base.getPort() + "/cable"), client)
+                    .buildAsync(URI.create("ws://" + base.getHost() + ":" + base.getPort() + "/cable"),
+                            new TextFrames(client.frames::add))
                     .get(60, TimeUnit.SECONDS);
             client.send(new JsonObject().put("command", "subscribe").put("identifier", ROOM).encode());
             await().atMost(60, TimeUnit.SECONDS)
@@ -93,17 +92,6 @@ class WhispersOffTest {
 
         void send(String text) throws Exception {
             socket.sendText(text, true).get(60, TimeUnit.SECONDS);
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                frames.add(partial.toString());
-                partial.setLength(0);
-            }
-            webSocket.request(1);
-            return null;
         }
     }
 }
