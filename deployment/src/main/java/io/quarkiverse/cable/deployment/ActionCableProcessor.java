@@ -28,10 +28,13 @@ import io.quarkiverse.cable.TurboStreams;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableRecorder;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableShutdownListener;
+import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
 import io.quarkus.arc.deployment.BeanContainerBuildItem;
 import io.quarkus.arc.deployment.BuildExclusionsBuildItem;
+import io.quarkus.arc.deployment.GeneratedBeanBuildItem;
+import io.quarkus.arc.deployment.GeneratedBeanGizmoAdaptor;
 import io.quarkus.arc.deployment.InvokerFactoryBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
@@ -46,9 +49,10 @@ import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.builditem.ShutdownListenerBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
 import io.quarkus.deployment.recording.RecorderContext;
+import io.quarkus.gizmo.ClassCreator;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.vertx.http.deployment.FilterBuildItem;
-import io.quarkus.vertx.http.deployment.RouteBuildItem;
+import io.quarkus.websockets.next.WebSocket;
 
 /**
  * The Action Cable endpoint and the {@link CableChannel} beans: channels are read from the index, checked (unique
@@ -67,25 +71,48 @@ class ActionCableProcessor {
     /** The channels by name, with their actions: a bean of the runtime's Action Cable package, package-private. */
     private static final DotName CHANNEL_REGISTRY = DotName
             .createSimple("io.quarkiverse.cable.runtime.actioncable.ChannelRegistry");
+    /** The Action Cable endpoint's callbacks, package-private in the runtime: the generated endpoint extends it. */
+    private static final String ACTION_CABLE_ENDPOINT = "io.quarkiverse.cable.runtime.actioncable.ActionCableEndpoint";
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
-        // Beans only the container makes are package-private in their packages: named here, not imported.
+        // Beans only the container makes are package-private in their packages: named here, not imported. The
+        // endpoint's superclass is vetoed: it is here to be in the bean index, where WebSockets Next reads callbacks.
         return AdditionalBeanBuildItem.builder().addBeanClasses(ActionCableServer.class)
-                .addBeanClasses(TURBO_STREAMS_CHANNEL,
+                .addBeanClasses(TURBO_STREAMS_CHANNEL, ACTION_CABLE_ENDPOINT,
+                        "io.quarkiverse.cable.runtime.actioncable.ActionCableUpgradeCheck",
                         "io.quarkiverse.cable.runtime.actioncable.ActionCableProtocol",
                         "io.quarkiverse.cable.runtime.actioncable.ActionCableProtocolGuard",
                         "io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer",
                         "io.quarkiverse.cable.runtime.CableIdentitiesBean",
                         "io.quarkiverse.cable.runtime.core.CablePresenceBean")
+                // WebSockets Next registers its server beans only when the application's index has a @WebSocket
+                // class, and the Action Cable endpoint is generated: an application with no endpoint of its own
+                // needs them too.
+                .addBeanClasses("io.quarkus.websockets.next.runtime.ConnectionManager",
+                        "io.quarkus.websockets.next.runtime.WebSocketHttpServerOptionsCustomizer")
                 .setUnremovable().build();
     }
 
-    /** The endpoint's route, as WebSockets Next registers its own: at the mount path read at runtime. */
+    /**
+     * The Action Cable endpoint: a subclass of the runtime's {@code ActionCableEndpoint} (its callbacks, vetoed itself)
+     * that WebSockets Next serves at the mount path, so upgrade, sub-protocol, security, traffic log, telemetry and
+     * shutdown are WebSockets Next's. A path is an annotation value: this is why the mount path is a build-time
+     * property. The class is generated beside its superclass, in the runtime's package and class loader (not an
+     * application class), and so is the endpoint class WebSockets Next generates for it.
+     */
     @BuildStep
-    @Record(ExecutionTime.RUNTIME_INIT)
-    RouteBuildItem route(ActionCableRecorder recorder) {
-        return RouteBuildItem.builder().routeFunction(recorder.route()).handler(recorder.handler()).build();
+    void endpoint(CableBuildTimeConfig config, BuildProducer<GeneratedBeanBuildItem> generatedBeans) {
+        try (ClassCreator endpoint = ClassCreator.builder()
+                .classOutput(new GeneratedBeanGizmoAdaptor(generatedBeans, name -> false))
+                .className(ACTION_CABLE_ENDPOINT + "_Served")
+                .superClass(ACTION_CABLE_ENDPOINT)
+                .build()) {
+            endpoint.addAnnotation(AnnotationInstance.builder(WebSocket.class)
+                    .add("path", config.actionCable().mountPath())
+                    .add("endpointId", ActionCableServer.ENDPOINT_ID)
+                    .build());
+        }
     }
 
     /**
@@ -95,8 +122,19 @@ class ActionCableProcessor {
      */
     @BuildStep
     @Record(ExecutionTime.RUNTIME_INIT)
-    FilterBuildItem tokenSubProtocol(ActionCableRecorder recorder) {
-        return new FilterBuildItem(recorder.tokenSubProtocol(), 210);
+    FilterBuildItem tokenSubProtocol(ActionCableRecorder recorder, CableBuildTimeConfig config) {
+        return new FilterBuildItem(recorder.tokenSubProtocol(config.actionCable().mountPath()), 210);
+    }
+
+    /**
+     * The identity's expiry moves out of WebSockets Next's sight on the mount path, so the cable tells the client
+     * {@code token_expired} (runtime's {@code ExpiryHandover}): after authentication (200, and form authentication,
+     * 150) has set the identity, before authorization (100) and the endpoint.
+     */
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    FilterBuildItem expiryHandover(ActionCableRecorder recorder, CableBuildTimeConfig config) {
+        return new FilterBuildItem(recorder.expiryHandover(config.actionCable().mountPath()), 120);
     }
 
     /** Action Cable clients hear server_restart before the HTTP server closes their connections. */

@@ -23,7 +23,7 @@ import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
 import io.quarkiverse.cable.runtime.internals.SharedFrameWriter;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
-import io.quarkiverse.cable.runtime.websocket.UpgradedConnections;
+import io.quarkiverse.cable.runtime.internals.UpgradedConnections;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.websockets.next.BasicWebSocketConnector;

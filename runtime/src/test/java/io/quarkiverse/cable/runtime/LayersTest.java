@@ -59,7 +59,7 @@ class LayersTest {
                 .whereLayer("Observability").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Internals").mayOnlyBeAccessedByLayers("FrontEnds")
                 .whereLayer("Core").mayOnlyBeAccessedByLayers("Assembly", "Adapters", "FrontEnds", "Observability",
-                        "Testing")
+                        "Internals", "Testing")
                 .whereLayer("Spi").mayOnlyBeAccessedByLayers("Assembly", "Core", "Adapters", "FrontEnds",
                         "Observability")
                 .check(classes);

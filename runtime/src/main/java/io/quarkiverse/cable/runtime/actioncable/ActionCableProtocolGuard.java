@@ -21,8 +21,8 @@ import io.vertx.core.http.HttpServerRequest;
  * that protocol, which it does not speak. On every WebSockets Next endpoint, before WebSockets Next upgrades the
  * request, the Action Cable names leave the offer; a client offering nothing else gets no sub-protocol, and a browser
  * then fails the handshake, as it should. Names the application lists itself in
- * {@code quarkus.websockets-next.server.supported-subprotocols} are left alone. The Action Cable endpoint is a route of
- * its own, which no {@code HttpUpgradeCheck} sees.
+ * {@code quarkus.websockets-next.server.supported-subprotocols} are left alone. The Action Cable endpoint, itself a
+ * WebSockets Next endpoint, keeps them.
  */
 @Singleton
 final class ActionCableProtocolGuard implements HttpUpgradeCheck {
@@ -40,6 +40,11 @@ final class ActionCableProtocolGuard implements HttpUpgradeCheck {
         Set<String> names = new HashSet<>(ActionCableProtocol.NEGOTIATED);
         names.removeAll(applicationProtocols);
         this.actionCableOnly = Set.copyOf(names);
+    }
+
+    @Override
+    public boolean appliesTo(String endpointId) {
+        return !ActionCableServer.ENDPOINT_ID.equals(endpointId);
     }
 
     @Override

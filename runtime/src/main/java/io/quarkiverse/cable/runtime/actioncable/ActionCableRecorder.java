@@ -2,7 +2,6 @@ package io.quarkiverse.cable.runtime.actioncable;
 
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.invoke.Invoker;
@@ -10,18 +9,16 @@ import jakarta.enterprise.invoke.Invoker;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkus.arc.Arc;
 import io.quarkus.arc.runtime.BeanContainer;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.annotations.Recorder;
 import io.vertx.core.Handler;
-import io.vertx.ext.web.Route;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
  * The Action Cable front end's one recorder: the channels found at build time, the invokers ArC generated for their
- * actions, and the route at the configured mount path (registered through a route build item).
+ * actions, and the filter that reads bearer tokens from the endpoint's sub-protocols. (The endpoint itself is a
+ * generated WebSockets Next endpoint: see {@link ActionCableEndpoint}.)
  */
 @Recorder
 public class ActionCableRecorder {
@@ -32,37 +29,25 @@ public class ActionCableRecorder {
         this.config = config;
     }
 
-    public Function<Router, Route> route() {
-        return router -> router.route(config.getValue().actionCable().mountPath());
-    }
-
-    public Handler<RoutingContext> handler() {
-        return new Handler<>() {
-            private volatile ActionCableServer server;
-
-            @Override
-            public void handle(RoutingContext context) {
-                ActionCableServer current = server;
-                if (current == null) {
-                    current = Arc.container().instance(ActionCableServer.class).get();
-                    server = current;
-                }
-                current.handle(context);
-            }
-        };
-    }
-
     /**
      * The filter that turns an {@code anycable-token.<token>} sub-protocol into a bearer token. Filters see the whole
-     * request path, and the endpoint's route is an application route, which Quarkus mounts under
-     * {@code quarkus.http.root-path}: the filter matches both together.
+     * request path, and WebSockets Next mounts the endpoint under {@code quarkus.http.root-path}: the filter matches
+     * both together.
      */
-    public Handler<RoutingContext> tokenSubProtocol() {
-        CableRuntimeConfig.ActionCable actionCable = config.getValue().actionCable();
+    public Handler<RoutingContext> tokenSubProtocol(String mountPath) {
+        return new TokenSubProtocol(servedPath(mountPath));
+    }
+
+    /** The filter that leaves the expiry of a connection's credentials to the cable ({@link ExpiryHandover}). */
+    public Handler<RoutingContext> expiryHandover(String mountPath) {
+        return new ExpiryHandover(servedPath(mountPath));
+    }
+
+    /** The endpoint's path as requests name it, root path included; null when the endpoint is off. */
+    private String servedPath(String mountPath) {
         String rootPath = ConfigProvider.getConfig().getOptionalValue("quarkus.http.root-path", String.class)
                 .orElse("/");
-        return new TokenSubProtocol(actionCable.enabled() ? TokenSubProtocol.servedPath(rootPath,
-                actionCable.mountPath()) : null);
+        return config.getValue().actionCable().enabled() ? TokenSubProtocol.servedPath(rootPath, mountPath) : null;
     }
 
     public Supplier<?> registry(Map<String, String> classes, Map<String, Set<String>> actions,

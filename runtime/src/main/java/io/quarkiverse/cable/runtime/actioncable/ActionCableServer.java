@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.event.Event;
@@ -29,30 +28,27 @@ import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.core.EncodedFrames;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.core.JsonPayloads;
-import io.quarkiverse.cable.runtime.core.RequestOrigins;
-import io.quarkiverse.cable.runtime.internals.SharedFrameWriter;
+import io.quarkiverse.cable.runtime.internals.SocketAccess;
+import io.quarkiverse.cable.runtime.internals.WebSocketWire;
 import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
+import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.WebSocketConnection;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpConnection;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.ServerWebSocket;
-import io.vertx.ext.web.RoutingContext;
 
 /**
- * The Action Cable endpoint at {@code quarkus.cable.action-cable.mount-path} and this node's registry of its connections: the
- * route
- * (registered through a build item, see {@link ActionCableRecorder}) upgrades to a WebSocket (the sub-protocol is negotiated by
- * {@link ActionCableProtocol}), opens an
- * {@link ActionCableConnection} per socket, pings every connection every 3 s, and disconnects them on request or at
- * shutdown.
+ * This node's Action Cable connections: opened by the endpoint at {@code quarkus.cable.action-cable.mount-path}
+ * ({@link ActionCableEndpoint}, a WebSockets Next endpoint), each an {@link ActionCableConnection}; pinged every 3 s,
+ * as Action Cable clients expect, and disconnected on request or at shutdown.
  */
 @Singleton
 public class ActionCableServer implements CableConnections {
 
     private static final Logger LOG = Logger.getLogger(ActionCableServer.class);
+    /** The Action Cable endpoint's WebSockets Next id: the upgrade checks are keyed by it. */
+    public static final String ENDPOINT_ID = "io.quarkiverse.cable.action-cable";
     private static final long PING_MILLIS = 3000;
     /** RFC 6455 "message too big". */
     static final int MESSAGE_TOO_BIG = 1009;
@@ -74,14 +70,14 @@ public class ActionCableServer implements CableConnections {
     Vertx vertx;
 
     @Inject
-    RequestOrigins origins;
-
-    @Inject
     Event<CableConnectionEvent> connectionEvents;
+
+    /** Generated at build time ({@link SocketAccess}); unresolvable only if the build step did not run. */
+    @Inject
+    Instance<SocketAccess> socketAccess;
 
     private final Map<String, ActionCableConnection> connections = new ConcurrentHashMap<>();
     private final IdentifierFrames frames = new IdentifierFrames();
-    private final AtomicLong ids = new AtomicLong();
     private ConnectionIdentification identifier;
     private long pingTimer = -1;
     private long maxCommandSize;
@@ -94,6 +90,7 @@ public class ActionCableServer implements CableConnections {
     private Whispers whispers;
     private int whisperBurst;
     private ConnectionOutbox.OutboxLimits outboxLimits;
+    private SocketAccess sockets;
 
     @PostConstruct
     void configure() {
@@ -110,6 +107,7 @@ public class ActionCableServer implements CableConnections {
         identifier = new ConnectionIdentification(identification, config.actionCable().identificationTimeout());
         openBoundNanos = config.actionCable().identificationTimeout().toNanos();
         outboxLimits = ConnectionOutbox.OutboxLimits.of(config);
+        sockets = SocketAccess.of(socketAccess, config.websocket().sharedFrames());
     }
 
     void start(@Observes StartupEvent startup) {
@@ -323,93 +321,74 @@ public class ActionCableServer implements CableConnections {
         }
     }
 
-    /** The route's handler: upgrades a WebSocket request; other requests get 404. */
-    void handle(RoutingContext context) {
-        if (!config.actionCable().enabled()) {
-            context.next();
-            return;
-        }
-        if (!"websocket".equalsIgnoreCase(context.request().getHeader(HttpHeaders.UPGRADE))) {
-            context.response().setStatusCode(404).end("Page not found");
-            return;
-        }
-        if (origins.refusal(context.request(), "the Action Cable endpoint " + context.request().path()) != null) {
-            // A page of another site: answered before identification.
-            context.response().setStatusCode(RequestOrigins.FORBIDDEN)
-                    .end("Forbidden: this page's origin may not open the cable");
-            return;
-        }
-        ConnectionIdentification.Upgrade upgrade = ConnectionIdentification.upgrade(context);
-        HttpConnection upgraded = context.request().connection();
-        context.request().toWebSocket().onSuccess(socket -> open(socket, upgraded, upgrade)).onFailure(failure -> {
-            // Its own cause, so that a flood of bad frames cannot hide it; and the connection ends: a client that got
-            // its 101 before the failure would otherwise wait on a socket nothing serves, neither welcomed nor closed.
-            invalid("upgrade", "Action Cable upgrade failed: " + failure + "; closing the connection");
-            upgraded.close();
-        });
-    }
-
-    private void open(ServerWebSocket socket, HttpConnection upgraded, ConnectionIdentification.Upgrade upgrade) {
-        if (!ActionCableProtocol.serves(socket.subProtocol())) {
+    /**
+     * A socket WebSockets Next upgraded at the mount path ({@link ActionCableEndpoint}): its connection is registered,
+     * then identified on its own executor before any of its commands is handled.
+     */
+    void opened(WebSocketConnection socket) {
+        if (!ActionCableProtocol.serves(socket.subprotocol())) {
             // actioncable-unsupported: the client closes for good; nothing else is said on this socket.
-            socket.close((short) 1000, "unsupported protocol");
+            socket.close(new CloseReason(1000, "unsupported protocol")).subscribe().with(ignored -> {
+            }, ignored -> {
+            });
             return;
         }
-        String id = Long.toString(ids.incrementAndGet());
-        SharedFrameWriter sharedFrames = SharedFrameWriter.of(socket, upgraded);
-        ConnectionOutbox outbox = new ConnectionOutbox(new ServerSocketWire(socket, sharedFrames,
+        String id = socket.id();
+        ConnectionOutbox outbox = new ConnectionOutbox(new WebSocketWire(socket, sockets,
                 why -> engine.recordFailure(Failure.SEND, "Action Cable connection " + id + ": " + why)),
                 outboxLimits, (reason, why) -> slowConsumer(id, reason, why));
         ActionCableConnection connection = new ActionCableConnection(id, outbox, this,
-                ActionCableProtocol.extended(socket.subProtocol()));
-        // Handlers first, registration after: Vert.x refuses a handler on a socket that closed during the upgrade
-        // ("WebSocket is closed"), and its close handler would never run to remove a connection registered before.
-        // This runs on the socket's event loop, so the socket cannot close between the handlers and the registration.
-        try {
-            socket.closeHandler(ignored -> {
-                connections.remove(id);
-                connection.closed();
-            });
-            socket.exceptionHandler(failure -> {
-                if (failure instanceof CorruptedWebSocketFrameException corrupted) {
-                    // A frame over the server's frame size (or a protocol violation): Vert.x's decoder does not close
-                    // on it, and the client would see the connection drop (1006). Answer with the RFC 6455 code the
-                    // decoder chose: 1009 for a frame too large.
-                    int code = corrupted.closeStatus().code();
-                    if (code == MESSAGE_TOO_BIG) {
-                        refused(CableStats.Refusal.COMMAND_SIZE, "Action Cable connection " + id
-                                + " sent a frame over the server's WebSocket frame size; closing it with 1009");
-                    } else {
-                        invalid("frame", "Action Cable connection " + id + " violated the WebSocket protocol ("
-                                + corrupted.getMessage() + "); closing it with " + code);
-                    }
-                    outbox.close(code, code == MESSAGE_TOO_BIG ? "command too large" : "protocol error");
-                    return;
-                }
-                LOG.debugf("Action Cable connection %s: %s", id, failure);
-            });
-            socket.binaryMessageHandler(ignored -> invalid("Action Cable connection " + id
-                    + " sent a binary frame; only text frames are commands"));
-            socket.textMessageHandler(text -> {
-                long bytes = text.length() > maxCommandSize ? maxCommandSize + 1 : ConnectionOutbox.utf8Length(text);
-                if (bytes > maxCommandSize) {
-                    refused(CableStats.Refusal.COMMAND_SIZE, "Action Cable connection " + id
-                            + " sent a frame over quarkus.cable.action-cable.max-command-size (" + maxCommandSize
-                            + " bytes); closing it with 1009");
-                    outbox.close(MESSAGE_TOO_BIG, "command too large");
-                    return;
-                }
-                connection.received(text, bytes);
-            });
-        } catch (IllegalStateException closedDuringUpgrade) {
-            LOG.debugf("Action Cable connection %s closed during the upgrade", id);
-            return;
-        }
-        if (socket.isClosed()) {
-            return;
-        }
+                ActionCableProtocol.extended(socket.subprotocol()));
         connections.put(id, connection);
+        ConnectionIdentification.Upgrade upgrade = socket.userData().get(ActionCableUpgradeCheck.UPGRADE);
         connection.open(() -> identifier.identify(upgrade));
+    }
+
+    /** A text frame: a command, when it is within {@code quarkus.cable.action-cable.max-command-size}. */
+    void received(WebSocketConnection socket, String text) {
+        ActionCableConnection connection = connections.get(socket.id());
+        if (connection == null) {
+            return; // refused at open (an unsupported protocol), or closed meanwhile
+        }
+        long bytes = text.length() > maxCommandSize ? maxCommandSize + 1 : ConnectionOutbox.utf8Length(text);
+        if (bytes > maxCommandSize) {
+            refused(CableStats.Refusal.COMMAND_SIZE, "Action Cable connection " + connection.id
+                    + " sent a frame over quarkus.cable.action-cable.max-command-size (" + maxCommandSize
+                    + " bytes); closing it with 1009");
+            connection.outbox.close(MESSAGE_TOO_BIG, "command too large");
+            return;
+        }
+        connection.received(text, bytes);
+    }
+
+    /** The socket closed: its streams stop, its channels hear {@code unsubscribed}. */
+    void closed(WebSocketConnection socket) {
+        ActionCableConnection connection = connections.remove(socket.id());
+        if (connection != null) {
+            connection.closed();
+        }
+    }
+
+    /**
+     * A failure WebSockets Next reports on the socket. A frame over the server's frame size (or another protocol
+     * violation) is answered with the RFC 6455 code Netty's decoder chose, 1009 for a frame too large: the decoder
+     * does not close on it, and the client would otherwise see the connection drop (1006).
+     */
+    void failed(WebSocketConnection socket, Throwable failure) {
+        ActionCableConnection connection = connections.get(socket.id());
+        if (connection != null && failure instanceof CorruptedWebSocketFrameException corrupted) {
+            int code = corrupted.closeStatus().code();
+            if (code == MESSAGE_TOO_BIG) {
+                refused(CableStats.Refusal.COMMAND_SIZE, "Action Cable connection " + connection.id
+                        + " sent a frame over the server's WebSocket frame size; closing it with 1009");
+            } else {
+                invalid("frame", "Action Cable connection " + connection.id + " violated the WebSocket protocol ("
+                        + corrupted.getMessage() + "); closing it with " + code);
+            }
+            connection.outbox.close(code, code == MESSAGE_TOO_BIG ? "command too large" : "protocol error");
+            return;
+        }
+        LOG.debugf("Action Cable connection %s: %s", socket.id(), failure);
     }
 
     private void slowConsumer(String id, CableStats.Refusal reason, String why) {

@@ -14,11 +14,9 @@ import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.CableRequest;
 import io.quarkiverse.cable.runtime.core.CredentialsExpiry;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.ext.web.RoutingContext;
 
 /**
  * Who a connection is: the application's {@link CableIdentification}, or else the principal of an authenticated
@@ -26,8 +24,12 @@ import io.vertx.ext.web.RoutingContext;
  */
 final class ConnectionIdentification {
 
-    /** What identification needs of the upgrade request, taken on the event loop before the request is gone. */
-    record Upgrade(CableRequest request, Uni<SecurityIdentity> deferred) {
+    /**
+     * What identification needs of the upgrade request, taken during the upgrade before the request is gone: the
+     * request without its identity, and the identity as WebSockets Next hands it to upgrade checks (already known when
+     * authentication is proactive, deferred otherwise; null without Quarkus Security).
+     */
+    record Upgrade(CableRequest request, Uni<SecurityIdentity> identity) {
     }
 
     private final Instance<CableIdentification> identification;
@@ -38,9 +40,8 @@ final class ConnectionIdentification {
         this.identityTimeout = identityTimeout;
     }
 
-    static Upgrade upgrade(RoutingContext context) {
-        SecurityIdentity identity = context.user() instanceof QuarkusHttpUser user ? user.getSecurityIdentity() : null;
-        return new Upgrade(request(context, identity), context.get(QuarkusHttpUser.DEFERRED_IDENTITY_KEY));
+    static Upgrade upgrade(HttpServerRequest request, Uni<SecurityIdentity> identity) {
+        return new Upgrade(request(request), identity);
     }
 
     /** Who a connection is: its identifiers, and when its credentials expire (null: never; see CredentialsExpiry). */
@@ -54,9 +55,10 @@ final class ConnectionIdentification {
     /** The connection's identity, or null when it is unauthorized. */
     Identified identify(Upgrade upgrade) {
         CableRequest request = upgrade.request();
-        if (request.identity() == null && upgrade.deferred() != null) {
-            // Authentication is not proactive: the identity is resolved now, bounded, never awaited forever.
-            SecurityIdentity identity = upgrade.deferred().await().atMost(identityTimeout);
+        if (upgrade.identity() != null) {
+            // Resolved here, on the connection's executor, bounded: when authentication is not proactive, resolving
+            // it may take a round trip to an identity provider, never awaited forever.
+            SecurityIdentity identity = upgrade.identity().await().atMost(identityTimeout);
             request = new CableRequest(request.path(), request.headers(), request.cookies(), request.query(),
                     identity != null && !identity.isAnonymous() ? identity : null);
         }
@@ -71,8 +73,7 @@ final class ConnectionIdentification {
         return new Identified(Map.of(), null);
     }
 
-    private static CableRequest request(RoutingContext context, SecurityIdentity identity) {
-        HttpServerRequest request = context.request();
+    private static CableRequest request(HttpServerRequest request) {
         Map<String, List<String>> headers = new HashMap<>();
         request.headers().forEach(entry -> headers
                 .computeIfAbsent(entry.getKey().toLowerCase(Locale.ROOT), key -> new ArrayList<>())
@@ -84,7 +85,6 @@ final class ConnectionIdentification {
         Map<String, List<String>> query = new HashMap<>();
         request.params().forEach(entry -> query.computeIfAbsent(entry.getKey(), key -> new ArrayList<>())
                 .add(entry.getValue()));
-        return new CableRequest(request.path(), Map.copyOf(headers), Map.copyOf(cookies), Map.copyOf(query),
-                identity != null && !identity.isAnonymous() ? identity : null);
+        return new CableRequest(request.path(), Map.copyOf(headers), Map.copyOf(cookies), Map.copyOf(query), null);
     }
 }

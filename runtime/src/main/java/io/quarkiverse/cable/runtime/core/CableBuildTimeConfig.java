@@ -48,6 +48,11 @@ public interface CableBuildTimeConfig {
     boolean transactional();
 
     /**
+     * The Action Cable endpoint.
+     */
+    ActionCableBuildTime actionCable();
+
+    /**
      * Health check settings.
      */
     HealthBuildTime health();
@@ -56,6 +61,16 @@ public interface CableBuildTimeConfig {
      * Metrics settings.
      */
     MetricsBuildTime metrics();
+
+    interface ActionCableBuildTime {
+        /**
+         * The path of the Action Cable endpoint (`actioncable-v1-json`), where `@rails/actioncable`, `@anycable/web`
+         * and Turbo's `<turbo-cable-stream-source>` connect. Fixed at build time: the endpoint is a WebSockets Next
+         * endpoint, whose path is part of the build. Under `quarkus.http.root-path` it is served below that path.
+         */
+        @WithDefault("/cable")
+        String mountPath();
+    }
 
     interface HealthBuildTime {
         /**

@@ -482,17 +482,11 @@ public interface CableRuntimeConfig {
 
     interface ActionCable {
         /**
-         * Whether the Action Cable endpoint is served at `mount-path`.
+         * Whether the Action Cable endpoint is served at `mount-path`. Off, a WebSocket upgrade there is answered
+         * with 404.
          */
         @WithDefault("true")
         boolean enabled();
-
-        /**
-         * The path of the Action Cable endpoint (`actioncable-v1-json`), where `@rails/actioncable`, `@anycable/web`
-         * and Turbo's `<turbo-cable-stream-source>` connect.
-         */
-        @WithDefault("/cable")
-        String mountPath();
 
         /**
          * Whether the endpoint also speaks AnyCable's extended protocol, `actioncable-v1-ext-json` (stream positions

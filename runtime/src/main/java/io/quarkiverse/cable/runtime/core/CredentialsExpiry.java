@@ -19,6 +19,11 @@ import io.vertx.core.json.JsonObject;
 public final class CredentialsExpiry {
 
     public static final String ATTRIBUTE = "quarkus.identity.expire-time";
+    /**
+     * The same expiry, under a name of the cable's: the Action Cable endpoint moves it here so that WebSockets Next
+     * leaves the expiry to the cable, which tells the client why it is disconnected.
+     */
+    public static final String HANDED_OVER = "io.quarkiverse.cable.expire-time";
 
     private CredentialsExpiry() {
     }
@@ -29,6 +34,9 @@ public final class CredentialsExpiry {
             return null;
         }
         if (identity.getAttribute(ATTRIBUTE) instanceof Number seconds) {
+            return Instant.ofEpochSecond(seconds.longValue());
+        }
+        if (identity.getAttribute(HANDED_OVER) instanceof Number seconds) {
             return Instant.ofEpochSecond(seconds.longValue());
         }
         TokenCredential token = identity.getCredential(TokenCredential.class);

@@ -1,5 +1,7 @@
 package io.quarkiverse.cable.runtime.internals;
 
+import jakarta.enterprise.inject.Instance;
+
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.vertx.core.http.WebSocketBase;
 
@@ -22,8 +24,12 @@ public interface SocketAccess {
 
     WebSocketBase socketOf(WebSocketConnection connection);
 
-    /** {@code generated} behind the fallback: the first call that fails to link switches shared frames off. */
-    static SocketAccess withFallback(SocketAccess generated) {
-        return new SharedFrameSockets(generated);
+    /**
+     * The accessor a WebSocket front end writes shared frames through, behind the fallback (the first call that fails
+     * to link switches shared frames off); null, so every frame goes through {@code sendText}, when
+     * {@code quarkus.cable.websocket.shared-frames} is off or the build step did not run.
+     */
+    static SocketAccess of(Instance<SocketAccess> generated, boolean sharedFrames) {
+        return sharedFrames && generated.isResolvable() ? new SharedFrameSockets(generated.get()) : null;
     }
 }

@@ -30,6 +30,7 @@ import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
 import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
+import io.quarkiverse.cable.runtime.internals.WebSocketWire;
 import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -92,9 +93,7 @@ public class WebSocketStreams implements CableStreams {
         presence = new StreamPresence(engine, config.limits().maxSubscriptions());
         expiring = new ExpiringConnections(vertx);
         limits = ConnectionOutbox.OutboxLimits.of(config);
-        sockets = config.websocket().sharedFrames() && socketAccess.isResolvable()
-                ? SocketAccess.withFallback(socketAccess.get())
-                : null;
+        sockets = SocketAccess.of(socketAccess, config.websocket().sharedFrames());
         // Shared frames: a text broadcast becomes UTF-8 once per node, and each connection writes a view of it. A text
         // longer than one frame in characters is longer in bytes too: it goes through sendText, so it stays a String.
         frames = sockets == null ? new EncodedFrames() : new EncodedFrames(message -> {

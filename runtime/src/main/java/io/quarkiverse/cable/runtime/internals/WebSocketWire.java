@@ -1,22 +1,21 @@
-package io.quarkiverse.cable.runtime.websocket;
+package io.quarkiverse.cable.runtime.internals;
 
 import java.nio.channels.ClosedChannelException;
 import java.util.function.Consumer;
 
 import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
-import io.quarkiverse.cable.runtime.internals.SharedFrameWriter;
-import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
-import io.quarkiverse.cable.runtime.internals.SocketAccess;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.vertx.core.http.WebSocketBase;
 
 /**
- * An outbox's wire to a WebSockets Next connection. A {@link SharedTextFrame} that fits one frame goes to the socket
- * under the connection when {@link SocketAccess} can reach it, so the connection writes the shared buffer
- * ({@link SharedFrameWriter}); anything else goes through {@code sendText}/{@code sendBinary}.
+ * An outbox's wire to a WebSockets Next connection, for both WebSocket front ends ({@code @StreamFrom} endpoints and
+ * the Action Cable endpoint). A {@link SharedTextFrame} that fits one frame goes to the socket under the connection
+ * when {@link SocketAccess} can reach it, so the connection writes the shared buffer ({@link SharedFrameWriter}): one
+ * buffer write per subscriber. Anything else goes through {@code sendText}/{@code sendBinary}, and so through
+ * WebSockets Next's traffic log and telemetry.
  */
-final class WebSocketWire implements ConnectionOutbox.Wire {
+public final class WebSocketWire implements ConnectionOutbox.Wire {
 
     private final WebSocketConnection connection;
     private final SharedFrameWriter sharedFrames;
@@ -26,7 +25,7 @@ final class WebSocketWire implements ConnectionOutbox.Wire {
      * @param sockets how to reach the socket under a connection (null: never)
      * @param onFailure hears of a frame refused while the connection was still open
      */
-    WebSocketWire(WebSocketConnection connection, SocketAccess sockets, Consumer<String> onFailure) {
+    public WebSocketWire(WebSocketConnection connection, SocketAccess sockets, Consumer<String> onFailure) {
         this.connection = connection;
         this.onFailure = onFailure;
         // A connection keeps its socket and its way of writing: chosen once, not per frame.

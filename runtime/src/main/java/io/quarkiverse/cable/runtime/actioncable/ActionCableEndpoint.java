@@ -1,0 +1,66 @@
+package io.quarkiverse.cable.runtime.actioncable;
+
+import jakarta.enterprise.inject.Vetoed;
+import jakarta.inject.Inject;
+
+import io.quarkus.websockets.next.OnBinaryMessage;
+import io.quarkus.websockets.next.OnClose;
+import io.quarkus.websockets.next.OnError;
+import io.quarkus.websockets.next.OnOpen;
+import io.quarkus.websockets.next.OnTextMessage;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.smallrye.common.annotation.NonBlocking;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * The Action Cable endpoint's callbacks on WebSockets Next. The endpoint itself is a subclass the deployment module
+ * generates with {@code @WebSocket(path = <mount-path>, endpointId = }{@link ActionCableServer#ENDPOINT_ID}{@code )}:
+ * a WebSockets Next path is an annotation value, so the mount path is fixed at build time. WebSockets Next upgrades,
+ * negotiates the sub-protocol, runs the upgrade checks (origin, identification, the application's security), logs
+ * traffic, measures and closes these connections as it does the application's own. Every callback runs on the
+ * connection's event loop and only hands over: commands are handled on the connection's own executor, in order
+ * ({@link ActionCableConnection}). Vetoed: only the generated subclass is a bean. Public, and so are its members: the
+ * subclass and the classes ArC and WebSockets Next generate for it are defined by another class loader than this
+ * runtime's in dev and test mode, so they share no package with it.
+ */
+@Vetoed
+public class ActionCableEndpoint {
+
+    private ActionCableServer server;
+
+    @Inject
+    public void serve(ActionCableServer server) {
+        this.server = server;
+    }
+
+    @OnOpen
+    @NonBlocking
+    public void opened(WebSocketConnection connection) {
+        server.opened(connection);
+    }
+
+    @OnTextMessage
+    @NonBlocking
+    public void command(WebSocketConnection connection, String frame) {
+        server.received(connection, frame);
+    }
+
+    @OnBinaryMessage
+    @NonBlocking
+    public void binary(WebSocketConnection connection, Buffer frame) {
+        server.invalid("Action Cable connection " + connection.id()
+                + " sent a binary frame; only text frames are commands");
+    }
+
+    @OnClose
+    @NonBlocking
+    public void closed(WebSocketConnection connection) {
+        server.closed(connection);
+    }
+
+    @OnError
+    @NonBlocking
+    public void failed(WebSocketConnection connection, Throwable failure) {
+        server.failed(connection, failure);
+    }
+}
