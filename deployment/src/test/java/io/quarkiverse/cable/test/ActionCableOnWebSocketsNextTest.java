@@ -9,16 +9,20 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.cable.CableIdentification;
+import io.quarkiverse.cable.CableRequest;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
@@ -28,7 +32,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * The Action Cable endpoint is a WebSockets Next endpoint at the mount path set at build time, in an application
  * without a WebSockets Next endpoint of its own: the application's {@link HttpUpgradeCheck} keyed by the endpoint's
- * id decides its upgrades, and its connections are among WebSockets Next's {@link OpenConnections}.
+ * id decides its upgrades, its connections are among WebSockets Next's {@link OpenConnections}, and identification
+ * sees the upgrade request's path, headers, cookies and query parameters.
  */
 class ActionCableOnWebSocketsNextTest {
 
@@ -36,7 +41,7 @@ class ActionCableOnWebSocketsNextTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RefuseMarkedRequests.class, TextFrames.class))
+            .withApplicationRoot(jar -> jar.addClasses(RefuseMarkedRequests.class, SeenRequests.class, TextFrames.class))
             .overrideConfigKey("quarkus.cable.adapter", "memory")
             .overrideConfigKey("quarkus.cable.action-cable.mount-path", "/live/cable");
 
@@ -52,6 +57,19 @@ class ActionCableOnWebSocketsNextTest {
         public Uni<CheckResult> perform(HttpUpgradeContext context) {
             return context.httpRequest().getHeader("X-Refuse") != null ? CheckResult.rejectUpgrade(403)
                     : CheckResult.permitUpgrade();
+        }
+    }
+
+    /** Identifies every connection as {@code ann}, and keeps what it saw of each request. */
+    @Singleton
+    public static class SeenRequests implements CableIdentification {
+        static final List<String> SEEN = new CopyOnWriteArrayList<>();
+
+        @Override
+        public Map<String, String> identify(CableRequest request) {
+            SEEN.add(request.path() + " " + request.header("X-Tenant") + " " + request.cookie("session") + " "
+                    + request.queryParam("room") + " " + request.query().get("tag"));
+            return Map.of("user", "ann");
         }
     }
 
@@ -75,13 +93,17 @@ class ActionCableOnWebSocketsNextTest {
 
         List<String> frames = new CopyOnWriteArrayList<>();
         WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder()
+                .header("X-Tenant", "acme")
+                .header("Cookie", "theme=dark; session=s%3D1")
                 .subprotocols("actioncable-v1-json")
-                .buildAsync(endpoint, new TextFrames(frames::add)).get(60, TimeUnit.SECONDS);
+                .buildAsync(URI.create(endpoint + "?room=lobby%20one&tag=a&tag=b"), new TextFrames(frames::add))
+                .get(60, TimeUnit.SECONDS);
         try {
             assertThat(socket.getSubprotocol()).isEqualTo("actioncable-v1-json");
             await().atMost(60, TimeUnit.SECONDS).until(() -> !frames.isEmpty());
             assertThat(frames.get(0)).isEqualTo("{\"type\":\"welcome\"}");
             assertThat(connections.findByEndpointId(ENDPOINT_ID)).hasSize(1);
+            assertThat(SeenRequests.SEEN).containsExactly("/live/cable acme s%3D1 lobby one [a, b]");
         } finally {
             socket.abort();
         }

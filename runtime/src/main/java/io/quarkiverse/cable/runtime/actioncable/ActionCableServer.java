@@ -340,7 +340,9 @@ public class ActionCableServer implements CableConnections {
         ActionCableConnection connection = new ActionCableConnection(id, outbox, this,
                 ActionCableProtocol.extended(socket.subprotocol()));
         connections.put(id, connection);
-        ConnectionIdentification.Upgrade upgrade = socket.userData().get(ActionCableUpgradeCheck.UPGRADE);
+        // Taken out of the user data: held only until the connection is identified.
+        ConnectionIdentification.Upgrade upgrade = new ConnectionIdentification.Upgrade(socket.handshakeRequest(),
+                socket.userData().remove(ActionCableUpgradeCheck.IDENTITY));
         connection.open(() -> identifier.identify(upgrade));
     }
 

@@ -5,6 +5,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.RequestOrigins;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.quarkus.websockets.next.UserData;
 import io.smallrye.mutiny.Uni;
@@ -12,14 +13,16 @@ import io.smallrye.mutiny.Uni;
 /**
  * The Action Cable endpoint's upgrade: refused with 404 when the endpoint is off
  * ({@code quarkus.cable.action-cable.enabled}, read at run time while the path is fixed at build time), with 403 for
- * a page of another origin ({@code quarkus.cable.origin}); otherwise what identification needs of the request is
- * kept in the connection's user data, since only the upgrade sees the request and identification runs after it.
+ * a page of another origin ({@code quarkus.cable.origin}); otherwise the request's identity, as WebSockets Next hands
+ * it to upgrade checks, is kept in the connection's user data for the identification that follows the upgrade.
  */
 @Singleton
 class ActionCableUpgradeCheck implements HttpUpgradeCheck {
 
-    static final UserData.TypedKey<ConnectionIdentification.Upgrade> UPGRADE = new UserData.TypedKey<>(
-            "io.quarkiverse.cable.action-cable.upgrade");
+    /** The identity as the upgrade saw it; taken out of the user data when the connection opens. */
+    @SuppressWarnings({ "unchecked", "rawtypes" })
+    static final UserData.TypedKey<Uni<SecurityIdentity>> IDENTITY = new UserData.TypedKey(
+            "io.quarkiverse.cable.action-cable.identity");
     private static final int NOT_FOUND = 404;
 
     @Inject
@@ -41,7 +44,9 @@ class ActionCableUpgradeCheck implements HttpUpgradeCheck {
         if (origins.refusal(context.httpRequest(), "the Action Cable endpoint " + context.httpRequest().path()) != null) {
             return CheckResult.rejectUpgrade(RequestOrigins.FORBIDDEN);
         }
-        context.userData().put(UPGRADE, ConnectionIdentification.upgrade(context.httpRequest(), context.securityIdentity()));
+        if (context.securityIdentity() != null) {
+            context.userData().put(IDENTITY, context.securityIdentity());
+        }
         return CheckResult.permitUpgrade();
     }
 }

@@ -2,21 +2,22 @@ package io.quarkiverse.cable.runtime.actioncable;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import jakarta.enterprise.inject.Instance;
 
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.cookie.Cookie;
+import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
 import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.CableRequest;
 import io.quarkiverse.cable.runtime.core.CredentialsExpiry;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.websockets.next.HandshakeRequest;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.http.Cookie;
-import io.vertx.core.http.HttpServerRequest;
 
 /**
  * Who a connection is: the application's {@link CableIdentification}, or else the principal of an authenticated
@@ -25,11 +26,11 @@ import io.vertx.core.http.HttpServerRequest;
 final class ConnectionIdentification {
 
     /**
-     * What identification needs of the upgrade request, taken during the upgrade before the request is gone: the
-     * request without its identity, and the identity as WebSockets Next hands it to upgrade checks (already known when
-     * authentication is proactive, deferred otherwise; null without Quarkus Security).
+     * What identification needs of the upgrade request: the request as WebSockets Next keeps it for the connection,
+     * and the identity as WebSockets Next handed it to the upgrade check (already known when authentication is
+     * proactive, deferred otherwise; null without Quarkus Security).
      */
-    record Upgrade(CableRequest request, Uni<SecurityIdentity> identity) {
+    record Upgrade(HandshakeRequest request, Uni<SecurityIdentity> identity) {
     }
 
     private final Instance<CableIdentification> identification;
@@ -38,10 +39,6 @@ final class ConnectionIdentification {
     ConnectionIdentification(Instance<CableIdentification> identification, Duration identityTimeout) {
         this.identification = identification;
         this.identityTimeout = identityTimeout;
-    }
-
-    static Upgrade upgrade(HttpServerRequest request, Uni<SecurityIdentity> identity) {
-        return new Upgrade(request(request), identity);
     }
 
     /** Who a connection is: its identifiers, and when its credentials expire (null: never; see CredentialsExpiry). */
@@ -54,14 +51,11 @@ final class ConnectionIdentification {
 
     /** The connection's identity, or null when it is unauthorized. */
     Identified identify(Upgrade upgrade) {
-        CableRequest request = upgrade.request();
-        if (upgrade.identity() != null) {
-            // Resolved here, on the connection's executor, bounded: when authentication is not proactive, resolving
-            // it may take a round trip to an identity provider, never awaited forever.
-            SecurityIdentity identity = upgrade.identity().await().atMost(identityTimeout);
-            request = new CableRequest(request.path(), request.headers(), request.cookies(), request.query(),
-                    identity != null && !identity.isAnonymous() ? identity : null);
-        }
+        // Resolved here, on the connection's executor, bounded: when authentication is not proactive, resolving the
+        // identity may take a round trip to an identity provider, never awaited forever.
+        SecurityIdentity identity = upgrade.identity() == null ? null
+                : upgrade.identity().await().atMost(identityTimeout);
+        CableRequest request = request(upgrade.request(), identity != null && !identity.isAnonymous() ? identity : null);
         Instant expiresAt = CredentialsExpiry.of(request.identity());
         if (identification.isResolvable()) {
             Map<String, String> identifiers = identification.get().identify(request);
@@ -73,18 +67,21 @@ final class ConnectionIdentification {
         return new Identified(Map.of(), null);
     }
 
-    private static CableRequest request(HttpServerRequest request) {
-        Map<String, List<String>> headers = new HashMap<>();
-        request.headers().forEach(entry -> headers
-                .computeIfAbsent(entry.getKey().toLowerCase(Locale.ROOT), key -> new ArrayList<>())
-                .add(entry.getValue()));
+    /**
+     * The request as {@link CableIdentification} sees it. The headers are WebSockets Next's own map (lower-case names,
+     * kept for the connection anyway); cookies and query parameters are parsed only now, for the identification.
+     */
+    private static CableRequest request(HandshakeRequest handshake, SecurityIdentity identity) {
         Map<String, String> cookies = new HashMap<>();
-        for (Cookie cookie : request.cookies()) {
-            cookies.put(cookie.getName(), cookie.getValue());
+        for (String header : handshake.headers(HttpHeaderNames.COOKIE.toString())) {
+            for (Cookie cookie : ServerCookieDecoder.STRICT.decode(header)) {
+                cookies.put(cookie.name(), cookie.value());
+            }
         }
-        Map<String, List<String>> query = new HashMap<>();
-        request.params().forEach(entry -> query.computeIfAbsent(entry.getKey(), key -> new ArrayList<>())
-                .add(entry.getValue()));
-        return new CableRequest(request.path(), Map.copyOf(headers), Map.copyOf(cookies), Map.copyOf(query), null);
+        String query = handshake.query();
+        Map<String, List<String>> parameters = query == null || query.isEmpty() ? Map.of()
+                : new QueryStringDecoder(query, false).parameters();
+        return new CableRequest(handshake.path(), handshake.headers(), Map.copyOf(cookies), Map.copyOf(parameters),
+                identity);
     }
 }
