@@ -72,7 +72,7 @@ class ActionCableProcessor {
     /** The channels by name, with their actions: a bean of the runtime's Action Cable package, package-private. */
     private static final DotName CHANNEL_REGISTRY = DotName
             .createSimple("io.quarkiverse.cable.runtime.actioncable.ChannelRegistry");
-    /** The Action Cable endpoint's callbacks, package-private in the runtime: the generated endpoint extends it. */
+    /** The Action Cable endpoint's callbacks in the runtime: the generated endpoint extends it. */
     private static final String ACTION_CABLE_ENDPOINT = "io.quarkiverse.cable.runtime.actioncable.ActionCableEndpoint";
 
     @BuildStep
@@ -99,8 +99,9 @@ class ActionCableProcessor {
      * The Action Cable endpoint: a subclass of the runtime's {@code ActionCableEndpoint} (its callbacks, vetoed itself)
      * that WebSockets Next serves at the mount path, so upgrade, sub-protocol, security, traffic log, telemetry and
      * shutdown are WebSockets Next's. A path is an annotation value: this is why the mount path is a build-time
-     * property. The class is generated beside its superclass, in the runtime's package and class loader (not an
-     * application class), and so is the endpoint class WebSockets Next generates for it.
+     * property. The class is generated into the runtime's package as a class of the extension, not of the
+     * application, and so is the endpoint class WebSockets Next generates for it; in dev and test mode they are still
+     * defined by another class loader than the runtime jar, which is why the superclass and its members are public.
      */
     @BuildStep
     void endpoint(CableBuildTimeConfig config, BuildProducer<GeneratedBeanBuildItem> generatedBeans) {

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ConnectionOutbox {
 
     /**
-     * Where an outbox writes: a WebSockets Next connection ({@code WebSocketWire}) or the Action Cable endpoint's
-     * server WebSocket. The front end that owns the socket implements it; the outbox knows no socket API.
+     * Where an outbox writes: a WebSockets Next connection ({@code WebSocketWire}, under both WebSocket front ends).
+     * The outbox knows no socket API.
      */
     public interface Wire {
         /**
