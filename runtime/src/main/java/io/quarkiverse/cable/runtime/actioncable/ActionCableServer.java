@@ -328,9 +328,7 @@ public class ActionCableServer implements CableConnections {
     void opened(WebSocketConnection socket) {
         if (!ActionCableProtocol.serves(socket.subprotocol())) {
             // actioncable-unsupported: the client closes for good; nothing else is said on this socket.
-            socket.close(new CloseReason(1000, "unsupported protocol")).subscribe().with(ignored -> {
-            }, ignored -> {
-            });
+            WebSocketWire.closeQuietly(socket, new CloseReason(1000, "unsupported protocol"));
             return;
         }
         String id = socket.id();

@@ -68,7 +68,15 @@ public final class WebSocketWire implements ConnectionOutbox.Wire {
 
     @Override
     public void close(int code, String reason) {
-        connection.close(new CloseReason(code, reason)).subscribe().with(ignored -> {
+        closeQuietly(connection, new CloseReason(code, reason));
+    }
+
+    /**
+     * Closes {@code connection} without waiting. A close that fails finds the connection already gone, which is what
+     * the caller wanted: nothing to report.
+     */
+    public static void closeQuietly(WebSocketConnection connection, CloseReason reason) {
+        connection.close(reason).subscribe().with(ignored -> {
         }, failure -> {
         });
     }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.quarkiverse.cable.runtime.core.CredentialsExpiry;
+import io.quarkiverse.cable.runtime.internals.WebSocketWire;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
@@ -41,9 +42,7 @@ final class ExpiringConnections {
         timers.put(connection.id(), vertx.setTimer(delay, ignored -> {
             timers.remove(connection.id());
             if (!connection.isClosed()) {
-                connection.close(EXPIRED).subscribe().with(closed -> {
-                }, failure -> {
-                });
+                WebSocketWire.closeQuietly(connection, EXPIRED);
             }
         }));
     }
