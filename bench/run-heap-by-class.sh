@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# What a held Action Cable connection keeps on the server's heap, class by class: the memory flavour of the bench
+# server, a live-object class histogram (jmap -histo:live) before and while bench/heap/HeapByClass.java holds
+# HELD connections with one subscription each, and the difference per connection. With BEFORE, the same for that
+# checkout's server, and the difference of the two, class by class: where a change of heap per connection comes from.
+# The connections case of run-matrix.sh says how much (on a database, at 10,000); this says what. The memory flavour
+# because the adapter holds nothing per connection (the per-connection state is the front end's and the socket's).
+#
+#   bench/server/build.sh memory                       (and the same in BEFORE's checkout, when comparing)
+#   HELD=5000 BEFORE=/tmp/before bench/run-heap-by-class.sh
+#
+# Environment:
+#   HELD       connections held (default 5000)
+#   ROWS       classes listed (default 30)
+#   BEFORE     a checkout of the code before a change, its memory bench server built (optional)
+#   BENCH_OUT  where results go (default bench/results/heap-by-class): <side>.md and compare.md; the
+#              histograms' differences (raw/<side>.tsv, for compare) and the servers' logs in raw/
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+JAVA="$JAVA_HOME/bin/java"
+HELD="${HELD:-5000}"
+ROWS="${ROWS:-30}"
+OUT="${BENCH_OUT:-bench/results/heap-by-class}"
+PORT=18091
+mkdir -p "$OUT/raw"
+
+SERVER_PID=""
+stop_server() {
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill "$SERVER_PID"
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  SERVER_PID=""
+}
+trap stop_server EXIT
+
+measure() { # side home
+  local side=$1 jar="$2/bench/server/target/memory/quarkus-app/quarkus-run.jar"
+  if [ ! -f "$jar" ]; then
+    echo "No memory bench server in $2: run bench/server/build.sh memory there first" >&2
+    exit 2
+  fi
+  "$JAVA" -Xmx2g -Dquarkus.profile=memory -Dquarkus.http.port="$PORT" -jar "$jar" > "$OUT/raw/server-$side.log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 1 120); do
+    curl -fs "http://127.0.0.1:$PORT/bench/info" > /dev/null 2>&1 && break
+    kill -0 "$SERVER_PID" 2>/dev/null || { tail -50 "$OUT/raw/server-$side.log" >&2; exit 1; }
+    sleep 0.5
+  done
+  echo "== $side ($2)"
+  "$JAVA" bench/heap/HeapByClass.java hold "$SERVER_PID" "ws://127.0.0.1:$PORT/cable" "$HELD" "$ROWS" \
+    "$OUT/raw/$side.tsv" | tee "$OUT/$side.md"
+  stop_server
+}
+
+if [ -n "${BEFORE:-}" ]; then
+  measure before "$(cd "$BEFORE" && pwd)"
+fi
+measure after "$ROOT"
+if [ -n "${BEFORE:-}" ]; then
+  echo "== after - before"
+  "$JAVA" bench/heap/HeapByClass.java compare "$OUT/raw/before.tsv" "$OUT/raw/after.tsv" "$ROWS" | tee "$OUT/compare.md"
+fi
