@@ -101,8 +101,11 @@ class IdentityEventsTest {
 
     @Test
     void theNodeThatMadeAChangeFiresItAndADeadNodesIdentitiesGoOfflineOnce() throws Exception {
+        // A lease short enough to run out soon after node two stops, long enough that a loaded machine's late renewal
+        // cannot let it lapse before (its worker renews a lease every ttl / 2; at 2 s the slack was under a second).
         nodeTwo = DatabaseNodes.node("identity-events-node-two", () -> dataSource, SqlDialect.forDbKind(dbKind),
-                CableConfigs.with("quarkus.cable.presence.ttl", "2s", "quarkus.cable.presence.identity-events", "true"));
+                CableConfigs.with("quarkus.cable.presence.ttl", "10s", "quarkus.cable.presence.identity-events",
+                        "true"));
         nodeTwo.start();
         String bea = Channels.unique("bea");
         String zed = Channels.unique("zed");

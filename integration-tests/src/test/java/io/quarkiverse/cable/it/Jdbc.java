@@ -24,6 +24,15 @@ final class Jdbc {
         }
     }
 
+    /**
+     * Whether this is a node's writer thread ({@code cable-writer-*}): a fault meant for the writer's commit must not
+     * be spent by another worker of the node that commits through the same datasource meanwhile (presence renewing
+     * its lease or reaping another node's, the trimmer).
+     */
+    static boolean onTheWriter() {
+        return Thread.currentThread().getName().startsWith("cable-writer-");
+    }
+
     /** How many rows {@code cable_messages} holds for {@code channel}. */
     static long storedMessages(DataSource dataSource, String channel) throws SQLException {
         try (Connection connection = dataSource.getConnection();

@@ -129,7 +129,7 @@ class LostCommitAcknowledgementTest {
 
     /** Switches for the wrapped datasource; each fault fires once. */
     private static final class Faults {
-        /** The next commit() commits, then throws as if the reply never came. */
+        /** The writer's next commit() commits, then throws as if the reply never came. */
         final AtomicBoolean loseNextAcknowledgement = new AtomicBoolean();
         /** The next INSERT into cable_messages throws before anything is written (the writer's, never the poller's). */
         final AtomicBoolean failNextInsert = new AtomicBoolean();
@@ -160,7 +160,8 @@ class LostCommitAcknowledgementTest {
                             throw new SQLTransientConnectionException("simulated: connection reset before INSERT");
                         }
                         Object value = Jdbc.call(connection, method, args);
-                        if (method.getName().equals("commit") && loseNextAcknowledgement.compareAndSet(true, false)) {
+                        if (method.getName().equals("commit") && Jdbc.onTheWriter()
+                                && loseNextAcknowledgement.compareAndSet(true, false)) {
                             goAwayIfAsked();
                             throw new SQLTransientConnectionException("simulated: connection reset after COMMIT");
                         }

@@ -73,9 +73,12 @@ class TrimTest {
         // Solid Cable's random draw never trims at a batch size of 2; credit-based trimming does.
         String channel = Channels.unique("trim-two");
         broadcastAll(channel, 10);
-        age(channel, Duration.ofDays(2));
+        // Expired for this trimmer (retention 1 hour) only: the application's own trimmer (retention 1 day) may be
+        // owed a trim by these writes, and would otherwise delete the rows before this one looks.
+        age(channel, Duration.ofHours(2));
         CableStats stats = new CableStats();
-        Trimmer trimmer = new Trimmer(store(), CableConfigs.with("quarkus.cable.trim.batch-size", "2"), stats);
+        Trimmer trimmer = new Trimmer(store(), CableConfigs.with("quarkus.cable.trim.batch-size", "2",
+                "quarkus.cable.message-retention", "1h"), stats);
         trimmer.start("test");
         try {
             trimmer.afterWrite(1);
