@@ -27,15 +27,8 @@ OUT="${BENCH_OUT:-bench/results/heap-by-class}"
 PORT=18091
 mkdir -p "$OUT/raw"
 
-SERVER_PID=""
-stop_server() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill "$SERVER_PID"
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
-  SERVER_PID=""
-}
-trap stop_server EXIT
+# shellcheck source=bench/lib/server-process.sh
+source bench/lib/server-process.sh
 
 measure() { # side home
   local side=$1 jar="$2/bench/server/target/memory/quarkus-app/quarkus-run.jar"

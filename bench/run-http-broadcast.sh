@@ -56,15 +56,8 @@ if [ "${BENCH_SKIP_BUILD:-0}" != "1" ]; then
   ./mvnw -B -q -f bench/pom.xml package -DskipTests
 fi
 
-SERVER_PID=""
-stop_server() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill "$SERVER_PID"
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
-  SERVER_PID=""
-}
-trap stop_server EXIT
+# shellcheck source=bench/lib/server-process.sh
+source bench/lib/server-process.sh
 
 "$JAVA_HOME/bin/java" -Dquarkus.profile=postgresql -Dquarkus.http.port="$PORT" "-Dquarkus.datasource.jdbc.url=$PG_URL" \
   -Dquarkus.cable.http-broadcast.enabled=true "-Dquarkus.cable.http-broadcast.secret=$SECRET" \

@@ -64,15 +64,8 @@ if [ "${BENCH_SKIP_BUILD:-0}" != "1" ]; then
   bench/server/build.sh $DATABASES
 fi
 
-SERVER_PID=""
-stop_server() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill "$SERVER_PID"
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
-  SERVER_PID=""
-}
-trap stop_server EXIT
+# shellcheck source=bench/lib/server-process.sh
+source bench/lib/server-process.sh
 
 # One measured run: flavour, mode, threads, broadcasts -> one JSON line in $RAW/<flavour>.jsonl
 measure() {

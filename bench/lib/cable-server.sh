@@ -28,15 +28,8 @@ if [ "${BENCH_PIN:-1}" = "1" ] && [ "$(nproc)" -ge 2 ]; then
 else
   SERVER_PIN=(); LOADGEN_PIN=(); PINNING="no CPU pinning"
 fi
-SERVER_PID=""
-stop_server() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill "$SERVER_PID"
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
-  SERVER_PID=""
-}
-trap stop_server EXIT
+# shellcheck source=bench/lib/server-process.sh
+source bench/lib/server-process.sh
 mkdir -p "$RAW"
 
 # Fresh cable tables in $DB, then the backend's bench server on $PORT, waited for until it answers.
