@@ -35,6 +35,18 @@ public interface Delivery {
     }
 
     /**
+     * A WebSocket stream without a callback: each message's frame, made once per node by {@code frames}, goes straight
+     * into the connection's outbox on the dispatching thread. A full outbox closes the whole connection (all its
+     * streams) itself, so this delivery never reports a slow consumer of its own.
+     */
+    static Delivery toOutbox(EncodedFrames frames, ConnectionOutbox outbox) {
+        return direct(frames::frameFor, frame -> {
+            outbox.send(frame);
+            return true;
+        }, outbox.limits().maxPendingFrames());
+    }
+
+    /**
      * A listener's mailbox ({@link OrderedMailbox}): at most {@code limit} messages wait, and the listener gets them
      * in order, one at a time, on a virtual thread; {@code onListenerFailure} receives what it threw.
      */

@@ -2,9 +2,11 @@ package io.quarkiverse.cable.runtime.internals;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.quarkiverse.cable.CableMessage;
 import io.vertx.core.Future;
 import io.vertx.core.http.WebSocketBase;
 import io.vertx.core.http.WebSocketFrameType;
@@ -32,6 +34,19 @@ public final class SharedTextFrame {
      * what a Vert.x client accepts by default.
      */
     public static final int MAX_FRAGMENT = 65_536;
+
+    /**
+     * The frame of a broadcast on a {@code @StreamFrom} stream with shared frames, made once per node: a binary
+     * payload as it is; a text as a shared frame, unless it is longer than one frame in characters (so in bytes too),
+     * when it stays a String and goes through {@code sendText}.
+     */
+    public static final Function<CableMessage, Object> STREAM_FRAMES = message -> {
+        if (message.binary()) {
+            return message.payload();
+        }
+        String text = message.text();
+        return text.length() > MAX_FRAGMENT ? text : of(text);
+    };
 
     private static final byte FIN = (byte) 0x80;
     private static final byte TEXT = 0x1;

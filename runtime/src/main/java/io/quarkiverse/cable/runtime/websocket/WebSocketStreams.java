@@ -94,15 +94,8 @@ public class WebSocketStreams implements CableStreams {
         expiring = new ExpiringConnections(vertx);
         limits = ConnectionOutbox.OutboxLimits.of(config);
         sockets = SocketAccess.of(socketAccess, config.websocket().sharedFrames());
-        // Shared frames: a text broadcast becomes UTF-8 once per node, and each connection writes a view of it. A text
-        // longer than one frame in characters is longer in bytes too: it goes through sendText, so it stays a String.
-        frames = sockets == null ? new EncodedFrames() : new EncodedFrames(message -> {
-            if (message.binary()) {
-                return message.payload();
-            }
-            String text = message.text();
-            return text.length() > SharedTextFrame.MAX_FRAGMENT ? text : SharedTextFrame.of(text);
-        });
+        // Shared frames: a text broadcast becomes UTF-8 once per node, and each connection writes a view of it.
+        frames = sockets == null ? new EncodedFrames() : new EncodedFrames(SharedTextFrame.STREAM_FRAMES);
     }
 
     void listen(@Observes StartupEvent startup) {
@@ -440,11 +433,7 @@ public class WebSocketStreams implements CableStreams {
 
     private Delivery delivery(WebSocketConnection connection, ConnectionOutbox outbox, StreamCallback callback) {
         if (callback == null) {
-            // A full outbox closes the whole connection (all its streams) itself; the subscription stays quiet.
-            return Delivery.direct(frames::frameFor, frame -> {
-                outbox.send(frame);
-                return true;
-            }, outbox.limits().maxPendingFrames());
+            return Delivery.toOutbox(frames, outbox);
         }
         return Delivery.mailbox(message -> {
             Object frame = callback.apply(message, connection);
