@@ -38,11 +38,7 @@ measure() { # side home
   fi
   "$JAVA" -Xmx2g -Dquarkus.profile=memory -Dquarkus.http.port="$PORT" -jar "$jar" > "$OUT/raw/server-$side.log" 2>&1 &
   SERVER_PID=$!
-  for _ in $(seq 1 120); do
-    curl -fs "http://127.0.0.1:$PORT/bench/info" > /dev/null 2>&1 && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { tail -50 "$OUT/raw/server-$side.log" >&2; exit 1; }
-    sleep 0.5
-  done
+  await_server "$PORT" "$OUT/raw/server-$side.log"
   echo "== $side ($2)"
   "$JAVA" bench/heap/HeapByClass.java hold "$SERVER_PID" "ws://127.0.0.1:$PORT/cable" "$HELD" "$ROWS" \
     "$OUT/raw/$side.tsv" | tee "$OUT/$side.md"

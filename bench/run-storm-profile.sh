@@ -70,11 +70,7 @@ measure() { # side home round
   "${SERVER_PIN[@]}" "$JAVA" -Xmx2g --sun-misc-unsafe-memory-access=allow -XX:FlightRecorderOptions=stackdepth=256 \
     -Dquarkus.profile=memory -Dquarkus.http.port="$PORT" -jar "$jar" > "$OUT/raw/server-$name.log" 2>&1 &
   SERVER_PID=$!
-  for _ in $(seq 1 120); do
-    curl -fs "http://127.0.0.1:$PORT/bench/info" > /dev/null 2>&1 && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { tail -50 "$OUT/raw/server-$name.log" >&2; exit 1; }
-    sleep 0.5
-  done
+  await_server "$PORT" "$OUT/raw/server-$name.log"
   echo "== round $round, $side ($(git -C "$home" rev-parse --short HEAD))" | tee -a "$OUT/rounds.md"
   for warmup in $(seq 1 "$WARMUPS"); do storm "warmup-$name-$warmup"; done
   "$JAVA_HOME/bin/jcmd" "$SERVER_PID" JFR.start name=storm "jdk.CPUTimeSample#enabled=true" \

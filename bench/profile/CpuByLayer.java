@@ -2,6 +2,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -9,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -72,19 +75,16 @@ public class CpuByLayer {
         table("Busiest methods (self), CPU ms per cycle", sides, s -> s.methods, rows);
     }
 
-    private interface Counts {
-        Map<String, Double> of(Side side);
-    }
-
     /** One row per key, the sides' CPU ms per cycle side by side, and the last side minus the first. */
-    private static void table(String title, List<Side> sides, Counts counts, int rows) {
+    private static void table(String title, List<Side> sides, Function<Side, Map<String, Double>> counts, int rows) {
         Set<String> keys = new HashSet<>();
-        sides.forEach(s -> keys.addAll(counts.of(s).keySet()));
+        sides.forEach(s -> keys.addAll(counts.apply(s).keySet()));
         Side first = sides.get(0);
         Side last = sides.get(sides.size() - 1);
+        ToDoubleFunction<String> largest = key -> Math.max(first.perCycle(counts.apply(first), key),
+                last.perCycle(counts.apply(last), key));
         List<String> ordered = new ArrayList<>(keys);
-        ordered.sort((a, b) -> Double.compare(Math.max(last.perCycle(counts.of(last), b), first.perCycle(counts.of(first), b)),
-                Math.max(last.perCycle(counts.of(last), a), first.perCycle(counts.of(first), a))));
+        ordered.sort(Comparator.comparingDouble(largest).reversed());
         System.out.println("." + title);
         StringBuilder header = new StringBuilder("| ");
         sides.forEach(s -> header.append(" | ").append(s.name));
@@ -92,10 +92,10 @@ public class CpuByLayer {
         System.out.println("|---" + "|---:".repeat(sides.size() + (sides.size() > 1 ? 1 : 0)) + "|");
         for (String key : ordered.subList(0, Math.min(rows, ordered.size()))) {
             StringBuilder row = new StringBuilder("| ").append(key.replace("|", "\\|"));
-            sides.forEach(s -> row.append(String.format(Locale.ROOT, " | %.4f", s.perCycle(counts.of(s), key))));
+            sides.forEach(s -> row.append(String.format(Locale.ROOT, " | %.4f", s.perCycle(counts.apply(s), key))));
             if (sides.size() > 1) {
                 row.append(String.format(Locale.ROOT, " | %+.4f",
-                        last.perCycle(counts.of(last), key) - first.perCycle(counts.of(first), key)));
+                        last.perCycle(counts.apply(last), key) - first.perCycle(counts.apply(first), key)));
             }
             System.out.println(row.append(" |"));
         }
