@@ -25,8 +25,8 @@ import io.quarkiverse.cable.CableChannel;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.TurboStreams;
+import io.quarkiverse.cable.runtime.actioncable.ActionCableEndpoint;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableRecorder;
-import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableShutdownListener;
 import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -79,8 +79,9 @@ class ActionCableProcessor {
     AdditionalBeanBuildItem beans() {
         // Beans only the container makes are package-private in their packages: named here, not imported. The
         // endpoint's superclass is vetoed: it is here to be in the bean index, where WebSockets Next reads callbacks.
-        return AdditionalBeanBuildItem.builder().addBeanClasses(ActionCableServer.class)
-                .addBeanClasses(TURBO_STREAMS_CHANNEL, ACTION_CABLE_ENDPOINT,
+        return AdditionalBeanBuildItem.builder()
+                .addBeanClasses("io.quarkiverse.cable.runtime.actioncable.ActionCableServer", TURBO_STREAMS_CHANNEL,
+                        ACTION_CABLE_ENDPOINT,
                         "io.quarkiverse.cable.runtime.actioncable.ActionCableUpgradeCheck",
                         "io.quarkiverse.cable.runtime.actioncable.ActionCableProtocol",
                         "io.quarkiverse.cable.runtime.actioncable.ActionCableProtocolGuard",
@@ -115,7 +116,7 @@ class ActionCableProcessor {
             // per-connection queue for SERIAL processing (about 1 KB a connection) would order nothing.
             endpoint.addAnnotation(AnnotationInstance.builder(WebSocket.class)
                     .add("path", config.actionCable().mountPath())
-                    .add("endpointId", ActionCableServer.ENDPOINT_ID)
+                    .add("endpointId", ActionCableEndpoint.ENDPOINT_ID)
                     .add("inboundProcessingMode", InboundProcessingMode.CONCURRENT)
                     .build());
         }

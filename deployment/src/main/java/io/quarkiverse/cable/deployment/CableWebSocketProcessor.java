@@ -20,14 +20,10 @@ import org.jboss.jandex.MethodParameterInfo;
 
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
-import io.quarkiverse.cable.runtime.core.RequestOrigins;
-import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
-import io.quarkiverse.cable.runtime.internals.UpgradedConnections;
 import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpointsRecorder;
-import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.ExcludedTypeBuildItem;
 import io.quarkus.arc.deployment.GeneratedBeanBuildItem;
@@ -88,10 +84,13 @@ class CableWebSocketProcessor {
      */
     @BuildStep
     AdditionalBeanBuildItem streamingBeans() {
-        // The upgrade checks are package-private (only the container makes them): named, not imported.
-        return AdditionalBeanBuildItem.builder().addBeanClasses(WebSocketStreams.class, UpgradedConnections.class,
-                RequestOrigins.class, StreamAuthorizer.class)
-                .addBeanClasses("io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck",
+        // Each is package-private in its package (only the container makes it): named, not imported.
+        return AdditionalBeanBuildItem.builder()
+                .addBeanClasses("io.quarkiverse.cable.runtime.internals.UpgradedConnections",
+                        "io.quarkiverse.cable.runtime.websocket.WebSocketStreams",
+                        "io.quarkiverse.cable.runtime.core.RequestOriginsBean",
+                        "io.quarkiverse.cable.runtime.core.StreamAuthorizerBean",
+                        "io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck",
                         "io.quarkiverse.cable.runtime.websocket.StreamAuthorizationUpgradeCheck")
                 .setUnremovable().build();
     }

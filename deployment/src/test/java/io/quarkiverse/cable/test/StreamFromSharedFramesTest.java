@@ -23,7 +23,6 @@ import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
 import io.quarkiverse.cable.runtime.internals.SharedFrameWriter;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
-import io.quarkiverse.cable.runtime.internals.UpgradedConnections;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.websockets.next.BasicWebSocketConnector;
@@ -78,7 +77,7 @@ class StreamFromSharedFramesTest {
         try {
             await().atMost(30, TimeUnit.SECONDS).until(() -> Shared.OPEN.containsKey("accessor"));
             ServerWebSocket socket = (ServerWebSocket) sockets.socketOf(Shared.OPEN.get("accessor"));
-            assertThat(SharedFrameWriter.of(socket, Shared.OPEN.get("accessor").userData().get(UpgradedConnections.KEY)))
+            assertThat(SharedFrameWriter.of(socket, Shared.OPEN.get("accessor")))
                     .as("no extension negotiated: one buffer write per connection")
                     .isInstanceOf(SharedFrameWriter.WholeFrames.class);
         } finally {
@@ -170,7 +169,7 @@ class StreamFromSharedFramesTest {
             // As above: the server's side of "ready", not this raw client's.
             await().atMost(30, TimeUnit.SECONDS).until(() -> Shared.CONFIRMED.containsKey("deflate"));
             ServerWebSocket socket = (ServerWebSocket) sockets.socketOf(Shared.OPEN.get("deflate"));
-            assertThat(SharedFrameWriter.of(socket, Shared.OPEN.get("deflate").userData().get(UpgradedConnections.KEY)))
+            assertThat(SharedFrameWriter.of(socket, Shared.OPEN.get("deflate")))
                     .isInstanceOf(SharedFrameWriter.VertxFrames.class);
             for (String payload : expected) {
                 cable.broadcast("shared:deflate", payload).toCompletableFuture().get(30, TimeUnit.SECONDS);

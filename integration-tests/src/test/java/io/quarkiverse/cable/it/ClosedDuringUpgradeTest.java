@@ -20,17 +20,17 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.Internal;
-import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
+import io.quarkiverse.cable.runtime.core.LocalSessions;
+import io.quarkus.arc.All;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
  * Clients that go away during the WebSocket upgrade or right after it: no connection entry outlives its socket, on the
- * Action Cable endpoint ({@link ActionCableServer#count()}) or on a {@code @StreamFrom} endpoint (the streams and
- * outboxes of {@link WebSocketStreams}).
+ * Action Cable endpoint or on a {@code @StreamFrom} endpoint (each front end's {@link LocalSessions#count()}: its
+ * connections, with their streams and outboxes).
  */
 @QuarkusTest
 @DatabaseIndependent
@@ -42,11 +42,10 @@ class ClosedDuringUpgradeTest {
     @TestHTTPResource("/")
     URI base;
 
+    /** Both WebSocket front ends' sessions on this node. */
     @Inject
-    ActionCableServer server;
-
-    @Inject
-    WebSocketStreams streams;
+    @All
+    List<LocalSessions> frontEnds;
 
     @Inject
     @Internal
@@ -80,8 +79,8 @@ class ClosedDuringUpgradeTest {
             clients.shutdownNow();
         }
         await().atMost(WAIT).untilAsserted(() -> {
-            assertThat(server.count()).as("Action Cable connections still registered").isZero();
-            assertThat(streams.connectionCount()).as("WebSocket connections with streams").isZero();
+            assertThat(frontEnds).hasSize(2).allSatisfy(sessions -> assertThat(sessions.count())
+                    .as("connections still registered by " + sessions.getClass().getSimpleName()).isZero());
             assertThat(engine.subscribersByChannel().keySet())
                     .noneMatch(channel -> channel.startsWith("room:" + prefix));
         });

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.runtime.database.SchemaManager;
-import io.quarkiverse.cable.runtime.database.SchemaScript;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -72,8 +71,8 @@ class SchemaManagementTest {
     @Test
     void updateBringsAnOlderTableToTheLaterScriptAndValidateRefusesItUntilThen() throws SQLException {
         SqlDialect dialect = SqlDialect.forDbKind(dbKind);
-        SchemaManager first = new SchemaManager(dialect, SchemaScript.parse(VERSION_1));
-        SchemaManager second = new SchemaManager(dialect, SchemaScript.parse(VERSION_2));
+        SchemaManager first = SchemaManager.ofScript(dialect, VERSION_1);
+        SchemaManager second = SchemaManager.ofScript(dialect, VERSION_2);
         try (Connection connection = dataSource.getConnection()) {
             assertThatThrownBy(() -> first.validate(connection, "default")).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("quarkus.cable.schema.strategy is validate")

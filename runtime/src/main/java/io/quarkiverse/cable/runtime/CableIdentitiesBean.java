@@ -11,11 +11,11 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.cable.CableIdentities;
 import io.quarkiverse.cable.CableIdentityEvent;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.Internal;
-import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
+import io.quarkiverse.cable.runtime.core.LocalSessions;
+import io.quarkus.arc.All;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
@@ -30,11 +30,10 @@ class CableIdentitiesBean implements CableIdentities {
     @Internal
     CableEngine engine;
 
+    /** Each WebSocket front end's sessions on this node. */
     @Inject
-    ActionCableServer actionCable;
-
-    @Inject
-    WebSocketStreams webSockets;
+    @All
+    List<LocalSessions> sessions;
 
     @Inject
     jakarta.enterprise.event.Event<CableIdentityEvent> identityEvents;
@@ -44,7 +43,7 @@ class CableIdentitiesBean implements CableIdentities {
 
     void start(@Observes StartupEvent startup) {
         identities = engine.identities();
-        commands = engine.applyDisconnects(List.of(actionCable::disconnectIdentity, webSockets::disconnectIdentity));
+        commands = engine.applyDisconnects(sessions);
         if (engine.presence().settings().identityEvents()) {
             engine.presence().onChange(this::identityChanged);
         }

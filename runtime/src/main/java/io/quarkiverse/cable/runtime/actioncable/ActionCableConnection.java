@@ -11,9 +11,9 @@ import java.util.function.Supplier;
 import io.quarkiverse.cable.CableConnectionEvent;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
+import io.quarkiverse.cable.runtime.core.Presence;
 import io.quarkiverse.cable.runtime.core.ReplayQuota;
 import io.quarkiverse.cable.runtime.core.SerialExecutor;
-import io.quarkiverse.cable.runtime.core.SessionIds;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -52,7 +52,7 @@ final class ActionCableConnection {
      * This connection's session id: in the extended protocol's welcome, and on its whispers so that every node can
      * leave it out of their receivers. 128 random bits, unique across nodes.
      */
-    final String sessionId = SessionIds.next();
+    final String sessionId = Presence.newSessionId();
     /** Guarded by itself; whispers are handled on the runner, one at a time. */
     private final RateBucket whisperRate;
 
@@ -548,7 +548,7 @@ final class ActionCableConnection {
             return;
         }
         try {
-            invoker.invoke(subscription.handler(), subscription, payload, server.json());
+            invoker.invoke(subscription.handler(), subscription, payload, server.objectMapper());
         } catch (CableActionInvoker.UndecodableData e) {
             invalid("message", "sent " + channel.name() + "#" + ActionCableCommand.clip(action) + " " + e.getMessage());
         } catch (Exception | StackOverflowError | AssertionError | LinkageError e) {

@@ -14,7 +14,7 @@ import io.vertx.core.buffer.Buffer;
 
 /**
  * The Action Cable endpoint's callbacks on WebSockets Next. The endpoint itself is a subclass the deployment module
- * generates with {@code @WebSocket(path = <mount-path>, endpointId = }{@link ActionCableServer#ENDPOINT_ID}{@code )}:
+ * generates with {@code @WebSocket(path = <mount-path>, endpointId = }{@link #ENDPOINT_ID}{@code )}:
  * a WebSockets Next path is an annotation value, so the mount path is fixed at build time. WebSockets Next upgrades,
  * negotiates the sub-protocol, runs the upgrade checks (origin, identification, the application's security), logs
  * traffic, measures and closes these connections as it does the application's own. Every callback runs on the
@@ -26,10 +26,30 @@ import io.vertx.core.buffer.Buffer;
 @Vetoed
 public class ActionCableEndpoint {
 
-    private ActionCableServer server;
+    /** The endpoint id of the generated endpoint; the upgrade checks and the protocol guard tell it apart by it. */
+    public static final String ENDPOINT_ID = "io.quarkiverse.cable.action-cable";
+
+    /**
+     * What the callbacks hand over to: the Action Cable server, a bean of this package. An interface, so that the
+     * generated subclass's bean (of another class loader) names nothing package-private when it injects it.
+     */
+    public interface Callbacks {
+        void opened(WebSocketConnection socket);
+
+        void received(WebSocketConnection socket, String text);
+
+        /** Bad input from a client: counted and logged, rate-limited. */
+        void invalid(String message);
+
+        void closed(WebSocketConnection socket);
+
+        void failed(WebSocketConnection socket, Throwable failure);
+    }
+
+    private Callbacks server;
 
     @Inject
-    public void serve(ActionCableServer server) {
+    public void serve(Callbacks server) {
         this.server = server;
     }
 

@@ -44,7 +44,7 @@ final class ActionCableProtocolGuard implements HttpUpgradeCheck {
 
     @Override
     public boolean appliesTo(String endpointId) {
-        return !ActionCableServer.ENDPOINT_ID.equals(endpointId);
+        return !ActionCableEndpoint.ENDPOINT_ID.equals(endpointId);
     }
 
     @Override

@@ -17,6 +17,8 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.quarkiverse.cable.CableConnectionEvent;
 import io.quarkiverse.cable.CableConnections;
@@ -27,7 +29,7 @@ import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.core.EncodedFrames;
 import io.quarkiverse.cable.runtime.core.Internal;
-import io.quarkiverse.cable.runtime.core.JsonPayloads;
+import io.quarkiverse.cable.runtime.core.LocalSessions;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
 import io.quarkiverse.cable.runtime.internals.WebSocketWire;
 import io.quarkiverse.cable.spi.Failure;
@@ -44,11 +46,9 @@ import io.vertx.core.Vertx;
  * as Action Cable clients expect, and disconnected on request or at shutdown.
  */
 @Singleton
-public class ActionCableServer implements CableConnections {
+class ActionCableServer implements CableConnections, LocalSessions, ActionCableEndpoint.Callbacks {
 
     private static final Logger LOG = Logger.getLogger(ActionCableServer.class);
-    /** The Action Cable endpoint's WebSockets Next id: the upgrade checks are keyed by it. */
-    public static final String ENDPOINT_ID = "io.quarkiverse.cable.action-cable";
     private static final long PING_MILLIS = 3000;
     /** RFC 6455 "message too big". */
     static final int MESSAGE_TOO_BIG = 1009;
@@ -156,6 +156,7 @@ public class ActionCableServer implements CableConnections {
      * Remote disconnect of one identity (a command read from the database): every connection identified by exactly
      * {@code identifiers}, not only the first, gets {@code {"type":"disconnect","reason":"remote",...}} and a close.
      */
+    @Override
     public int disconnectIdentity(Map<String, String> identifiers, boolean reconnect) {
         int closed = 0;
         for (ActionCableConnection connection : connections.values()) {
@@ -165,22 +166,6 @@ public class ActionCableServer implements CableConnections {
             }
         }
         return closed;
-    }
-
-    /**
-     * How this node sees the connections identified with {@code key=value}, one line each (for a test's failure
-     * message: a client that waits for its welcome is told apart from one the server never registered).
-     */
-    public List<String> describe(String key, String value) {
-        List<String> lines = new ArrayList<>();
-        for (ActionCableConnection connection : connections.values()) {
-            if (value.equals(connection.identifiers().get(key))) {
-                lines.add("connection " + connection.id + ": answered " + connection.answered() + ", closing "
-                        + connection.outbox.isClosing() + ", socket closed " + connection.outbox.isWireClosed()
-                        + ", pending bytes " + connection.outbox.pendingBytes());
-            }
-        }
-        return lines;
     }
 
     /** Tells the application's observers; their failure is theirs (logged), never the connection's. */
@@ -203,13 +188,8 @@ public class ActionCableServer implements CableConnections {
         return () -> vertx.cancelTimer(timer);
     }
 
-    /** Identifiers with at least one stream on this node (each has one frame encoder). */
-    public int encoderCount() {
-        return frames.size();
-    }
-
-    JsonPayloads json() {
-        return engine.json();
+    ObjectMapper objectMapper() {
+        return engine.objectMapper();
     }
 
     CableEngine engine() {
@@ -220,7 +200,8 @@ public class ActionCableServer implements CableConnections {
         return registry;
     }
 
-    void invalid(String message) {
+    @Override
+    public void invalid(String message) {
         engine.recordFailure(Failure.INVALID, message);
     }
 
@@ -325,14 +306,15 @@ public class ActionCableServer implements CableConnections {
      * A socket WebSockets Next upgraded at the mount path ({@link ActionCableEndpoint}): its connection is registered,
      * then identified on its own executor before any of its commands is handled.
      */
-    void opened(WebSocketConnection socket) {
+    @Override
+    public void opened(WebSocketConnection socket) {
         if (!ActionCableProtocol.serves(socket.subprotocol())) {
             // actioncable-unsupported: the client closes for good; nothing else is said on this socket.
             WebSocketWire.closeQuietly(socket, new CloseReason(1000, "unsupported protocol"));
             return;
         }
         String id = socket.id();
-        ConnectionOutbox outbox = new ConnectionOutbox(new WebSocketWire(socket, sockets,
+        ConnectionOutbox outbox = ConnectionOutbox.create(new WebSocketWire(socket, sockets,
                 why -> engine.recordFailure(Failure.SEND, "Action Cable connection " + id + ": " + why)),
                 outboxLimits, (reason, why) -> slowConsumer(id, reason, why));
         ActionCableConnection connection = new ActionCableConnection(id, outbox, this,
@@ -345,7 +327,8 @@ public class ActionCableServer implements CableConnections {
     }
 
     /** A text frame: a command, when it is within {@code quarkus.cable.action-cable.max-command-size}. */
-    void received(WebSocketConnection socket, String text) {
+    @Override
+    public void received(WebSocketConnection socket, String text) {
         ActionCableConnection connection = connections.get(socket.id());
         if (connection == null) {
             return; // refused at open (an unsupported protocol), or closed meanwhile
@@ -362,7 +345,8 @@ public class ActionCableServer implements CableConnections {
     }
 
     /** The socket closed: its streams stop, its channels hear {@code unsubscribed}. */
-    void closed(WebSocketConnection socket) {
+    @Override
+    public void closed(WebSocketConnection socket) {
         ActionCableConnection connection = connections.remove(socket.id());
         if (connection != null) {
             connection.closed();
@@ -374,7 +358,8 @@ public class ActionCableServer implements CableConnections {
      * violation) is answered with the RFC 6455 code Netty's decoder chose, 1009 for a frame too large: the decoder
      * does not close on it, and the client would otherwise see the connection drop (1006).
      */
-    void failed(WebSocketConnection socket, Throwable failure) {
+    @Override
+    public void failed(WebSocketConnection socket, Throwable failure) {
         ActionCableConnection connection = connections.get(socket.id());
         if (connection != null && failure instanceof CorruptedWebSocketFrameException corrupted) {
             int code = corrupted.closeStatus().code();

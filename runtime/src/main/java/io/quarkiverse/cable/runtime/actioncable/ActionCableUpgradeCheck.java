@@ -33,7 +33,7 @@ class ActionCableUpgradeCheck implements HttpUpgradeCheck {
 
     @Override
     public boolean appliesTo(String endpointId) {
-        return ActionCableServer.ENDPOINT_ID.equals(endpointId);
+        return ActionCableEndpoint.ENDPOINT_ID.equals(endpointId);
     }
 
     @Override

@@ -2,8 +2,9 @@ package io.quarkiverse.cable.runtime.actioncable;
 
 import jakarta.enterprise.invoke.Invoker;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.quarkiverse.cable.ChannelSubscription;
-import io.quarkiverse.cable.runtime.core.JsonPayloads;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -23,19 +24,19 @@ record CableActionInvoker(Invoker<Object, Object> invoker, Class<?> parameterTyp
     }
 
     /** Calls the action on {@code channel}, the bean instance the subscription was made with. */
-    public void invoke(Object channel, ChannelSubscription subscription, JsonObject data, JsonPayloads json)
+    public void invoke(Object channel, ChannelSubscription subscription, JsonObject data, ObjectMapper mapper)
             throws Exception {
-        invoker.invoke(channel, new Object[] { subscription, argument(data, json) });
+        invoker.invoke(channel, new Object[] { subscription, argument(data, mapper) });
     }
 
-    private Object argument(JsonObject data, JsonPayloads json) {
+    private Object argument(JsonObject data, ObjectMapper mapper) {
         if (parameterType == JsonObject.class) {
             return data;
         }
         JsonObject fields = data.copy();
         fields.remove("action");
         try {
-            return json.mapper().convertValue(fields.getMap(), parameterType);
+            return mapper.convertValue(fields.getMap(), parameterType);
         } catch (IllegalArgumentException e) {
             throw new UndecodableData("data does not decode to " + parameterType.getSimpleName() + ": "
                     + e.getMessage(), e);

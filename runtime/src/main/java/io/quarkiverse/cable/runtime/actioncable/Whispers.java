@@ -26,8 +26,7 @@ final class Whispers {
 
     Whispers(CableEngine engine) {
         this.engine = engine;
-        this.reader = new ChannelReader(delivery -> engine.subscribe(IdentityChannels.WHISPERS, delivery),
-                this::dispatch);
+        this.reader = engine.channelReader(IdentityChannels.WHISPERS, this::dispatch);
     }
 
     /** What goes to the database for a whisper of {@code dataJson} to {@code stream} from session {@code sessionId}. */

@@ -7,8 +7,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableException;
@@ -43,13 +46,13 @@ public final class CableEngine implements Cable {
     private final long maxPayloadSize;
     private final int subscriberBuffer;
     private final JsonPayloads json = new JsonPayloads();
-    private final BroadcastTaps taps = new BroadcastTaps();
+    private final TapRegistry taps = new TapRegistry();
     private final Cable withoutTransaction = new ImmediateCable(this);
     /** Null unless broadcasts join the caller's JTA transaction (set once at start). */
     private volatile TransactionalBroadcasts transactions;
     private final HistorySettings historySettings;
-    private final ReplayLimits replayLimits;
-    private final Presence presence;
+    private final int replaysPerConnection;
+    private final StorePresence presence;
     private final EngineIdentities identities;
 
     private CableEngine(CableRuntimeConfig config, TransportFactory transport) {
@@ -58,10 +61,10 @@ public final class CableEngine implements Cable {
         this.maxPayloadSize = config.maxPayloadSize().asLongValue();
         this.subscriberBuffer = config.subscriberBuffer();
         this.historySettings = HistorySettings.from(config);
-        this.replayLimits = ReplayLimits.from(config);
+        this.replaysPerConnection = config.history().maxReplaysPerConnection();
         this.transport = transport.create(subscribers, stats);
         this.identities = new EngineIdentities(this);
-        this.presence = new Presence(this.transport::presence, PresenceSettings.from(config),
+        this.presence = new StorePresence(this.transport::presence, PresenceSettings.from(config),
                 delivery -> subscribe(IdentityChannels.PRESENCE, delivery));
     }
 
@@ -157,9 +160,21 @@ public final class CableEngine implements Cable {
         this.transactions = TransactionJoining.broadcasts(this, maxPerTransaction);
     }
 
-    /** The JSON codec of broadcast objects and action parameters (the application's ObjectMapper). */
-    public JsonPayloads json() {
-        return json;
+    /** A reader of {@code channel} for this node, handing each message's text to {@code dispatch} (never blocking). */
+    public ChannelReader channelReader(String channel, Consumer<String> dispatch) {
+        return new SharedChannelReader(delivery -> subscribe(channel, delivery), dispatch);
+    }
+
+    /** The application's Jackson mapper, which also encodes broadcast objects: for action parameters. */
+    public ObjectMapper objectMapper() {
+        return json.mapper();
+    }
+
+    /**
+     * {@code value} as JSON text, encoded as broadcast objects are; one Jackson cannot write is an IllegalArgumentException.
+     */
+    public String jsonText(Object value) {
+        return json.encodeText(value);
     }
 
     /** Observers of committed broadcasts (the testing helper). */
@@ -223,15 +238,16 @@ public final class CableEngine implements Cable {
      */
     public LocalSubscription subscribe(String channel, Delivery delivery, HistoryRequest request, int holdLimit,
             RecoveryOutcome.Factory outcome) {
-        return subscribe(channel, delivery, request, holdLimit, ReplayQuota.NONE, outcome);
+        return subscribe(channel, delivery, request, holdLimit, StepQuota.NONE, outcome);
     }
 
     /** As above, with the history step counted against its connection's {@code quota}. */
     public LocalSubscription subscribe(String channel, Delivery delivery, HistoryRequest request, int holdLimit,
             ReplayQuota quota, RecoveryOutcome.Factory outcome) {
         HeldDelivery held = new HeldDelivery(delivery, holdLimit);
-        LocalSubscription subscription = newSubscription(channel, held);
-        subscription.onStart(started -> new Recovery(transport.history(), stats).replay(started, request, quota,
+        EngineSubscription subscription = newSubscription(channel, held);
+        StepQuota steps = (StepQuota) quota; // ReplayQuota is sealed: the engine made it
+        subscription.onStart(started -> new Recovery(transport.history(), stats).replay(started, request, steps,
                 outcome.create(started)));
         transport.startSubscription(subscription);
         return subscription;
@@ -239,7 +255,7 @@ public final class CableEngine implements Cable {
 
     /** A new connection's share of history steps in flight ({@code quarkus.cable.history.max-replays-per-connection}). */
     public ReplayQuota newReplayQuota() {
-        return new ReplayQuota(replayLimits.perConnection());
+        return new StepQuota(replaysPerConnection);
     }
 
     public HistorySettings historySettings() {
@@ -256,17 +272,17 @@ public final class CableEngine implements Cable {
      * A direct delivery runs on the dispatching thread (the poller), so it must never block.
      */
     public LocalSubscription subscribe(String channel, Delivery delivery) {
-        LocalSubscription subscription = newSubscription(channel, delivery);
+        EngineSubscription subscription = newSubscription(channel, delivery);
         transport.startSubscription(subscription);
         return subscription;
     }
 
-    private LocalSubscription newSubscription(String channel, Delivery delivery) {
+    private EngineSubscription newSubscription(String channel, Delivery delivery) {
         String problem = channelProblem(channel);
         if (problem != null) {
             throw new CableException.InvalidMessage(problem);
         }
-        LocalSubscription subscription = new LocalSubscription(channel, ChannelHash.of(channel), delivery,
+        EngineSubscription subscription = new EngineSubscription(channel, ChannelHash.of(channel), delivery,
                 subscribers);
         subscription.closed().whenComplete((ignored, failure) -> {
             if (failure instanceof CableException.SlowConsumer) {

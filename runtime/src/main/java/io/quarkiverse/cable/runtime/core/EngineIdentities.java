@@ -67,7 +67,7 @@ final class EngineIdentities implements CableIdentities {
         int closed = 0;
         for (LocalSessions kind : sessions) {
             try {
-                closed += kind.disconnect(command.identifiers(), command.reconnect());
+                closed += kind.disconnectIdentity(command.identifiers(), command.reconnect());
             } catch (RuntimeException e) {
                 engine.failureLog().record(Failure.LISTENER, "identity",
                         "Cable: a remote disconnect failed on this node", e);

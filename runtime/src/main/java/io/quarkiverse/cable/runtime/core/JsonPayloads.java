@@ -16,12 +16,12 @@ import io.vertx.core.json.JsonObject;
  * {@link ObjectMapper} (the CDI bean quarkus-jackson configures, so {@code quarkus.jackson.*} and customizers apply).
  * The mapper is looked up once, on first use.
  */
-public final class JsonPayloads {
+final class JsonPayloads {
 
     private volatile ObjectMapper mapper;
 
     /** The UTF-8 JSON of {@code value}; Vert.x JSON values are written as they are. */
-    public byte[] encode(Object value) throws JsonProcessingException {
+    byte[] encode(Object value) throws JsonProcessingException {
         if (value instanceof JsonObject object) {
             return object.toBuffer().getBytes();
         }
@@ -32,7 +32,7 @@ public final class JsonPayloads {
     }
 
     /** {@link #encode} as text; an object Jackson cannot write is an {@link IllegalArgumentException}. */
-    public String encodeText(Object value) {
+    String encodeText(Object value) {
         try {
             return new String(encode(value), StandardCharsets.UTF_8);
         } catch (JsonProcessingException e) {
@@ -41,7 +41,7 @@ public final class JsonPayloads {
         }
     }
 
-    public ObjectMapper mapper() {
+    ObjectMapper mapper() {
         ObjectMapper current = mapper;
         if (current == null) {
             current = lookup();

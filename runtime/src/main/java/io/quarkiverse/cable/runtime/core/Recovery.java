@@ -22,14 +22,14 @@ final class Recovery {
 
     /** Runs the history step of {@code subscription}, which must have started (its starting line is set). */
     void replay(LocalSubscription subscription, HistoryRequest request, RecoveryOutcome outcome) {
-        replay(subscription, request, ReplayQuota.NONE, outcome);
+        replay(subscription, request, StepQuota.NONE, outcome);
     }
 
     /**
      * Runs the history step of {@code subscription} as one of its connection's {@code quota}: a connection with as
      * many steps in flight as it may have is refused ({@code CONNECTION_LIMIT}) without reading anything.
      */
-    void replay(LocalSubscription subscription, HistoryRequest request, ReplayQuota quota, RecoveryOutcome outcome) {
+    void replay(LocalSubscription subscription, HistoryRequest request, StepQuota quota, RecoveryOutcome outcome) {
         Thread.ofVirtual().name("cable-history").start(() -> {
             try {
                 quota.acquire(subscription.channel(), request);

@@ -10,14 +10,14 @@ import java.util.Base64;
  * client could take over; it is still 128 random bits, so that restoring sessions later cannot turn guessable ids into
  * credentials, and so that ids of different front ends and nodes never meet in the presence tables.
  */
-public final class SessionIds {
+final class SessionIds {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private SessionIds() {
     }
 
-    public static String next() {
+    static String next() {
         byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);

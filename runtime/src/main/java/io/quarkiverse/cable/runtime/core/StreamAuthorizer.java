@@ -1,78 +1,34 @@
 package io.quarkiverse.cable.runtime.core;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-
-import jakarta.enterprise.inject.Instance;
-import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
-
-import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.StreamAuthorization;
 import io.quarkiverse.cable.StreamRequest;
-import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.security.identity.SecurityIdentity;
 
 /**
- * Asks the application's {@link StreamAuthorization}, if it declared one, whether a stream may start. The bean may
- * block, so it runs on a virtual thread of its own, never on the event loop that asked; a bean that throws refuses.
+ * Asks the application's {@link StreamAuthorization}, if it declared one, whether a stream may start; a bean that
+ * throws refuses. The front ends inject it.
  */
-@Singleton
-public class StreamAuthorizer {
-
-    private static final Logger LOG = Logger.getLogger(StreamAuthorizer.class);
-
-    @Inject
-    Instance<StreamAuthorization> authorization;
-
-    @Inject
-    @Internal
-    CableEngine engine;
-
-    /** False without an application bean: then every stream starts, as the docs say, and nothing is asked. */
-    public boolean active() {
-        return authorization.isResolvable();
-    }
+public interface StreamAuthorizer {
 
     /** The identity for a request: the one Quarkus Security made, or the anonymous one when there is none. */
-    public static SecurityIdentity orAnonymous(SecurityIdentity identity) {
+    static SecurityIdentity orAnonymous(SecurityIdentity identity) {
         return identity == null ? AnonymousIdentity.INSTANCE : identity;
     }
 
-    /** Completes with the bean's decision, true without a bean; never fails (a failing bean refuses). */
-    public CompletionStage<Boolean> decide(StreamRequest request) {
-        if (!active()) {
-            return CompletableFuture.completedFuture(true);
-        }
-        CompletableFuture<Boolean> decision = new CompletableFuture<>();
-        Thread.ofVirtual().name("cable-stream-authorization").start(() -> decision.complete(decideHere(request)));
-        return decision;
-    }
+    /** False without an application bean: then every stream starts, as the docs say, and nothing is asked. */
+    boolean active();
+
+    /**
+     * Completes with the bean's decision, true without a bean; never fails (a failing bean refuses). The bean may
+     * block, so it never runs on the thread that asked.
+     */
+    CompletionStage<Boolean> decide(StreamRequest request);
 
     /**
      * The bean's decision on the calling thread, true without a bean: for SSE, whose 403 must be decided before the
      * endpoint returns its stream (Quarkus REST sends the headers as soon as it has it).
      */
-    public boolean decideNow(StreamRequest request) {
-        return !active() || decideHere(request);
-    }
-
-    private boolean decideHere(StreamRequest request) {
-        try {
-            boolean allowed = authorization.get().allows(request);
-            if (!allowed) {
-                // A refusal is the application's ordinary answer, not a failure; debug only, so clients cannot fill
-                // the log with their attempts.
-                LOG.debugf("StreamAuthorization refused %s stream of '%s' on %s", request.front(), request.channel(),
-                        request.path());
-            }
-            return allowed;
-        } catch (RuntimeException | Error e) {
-            engine.recordFailure(Failure.LISTENER, "authorization",
-                    "StreamAuthorization failed for " + request.front() + " stream of '" + request.channel()
-                            + "', refused: " + e);
-            return false;
-        }
-    }
+    boolean decideNow(StreamRequest request);
 }

@@ -17,21 +17,21 @@ final class SubscriberMap implements Subscribers {
 
     private static final long[] NONE = new long[0];
 
-    private final Map<Long, CopyOnWriteArrayList<LocalSubscription>> channels = new ConcurrentHashMap<>();
+    private final Map<Long, CopyOnWriteArrayList<EngineSubscription>> channels = new ConcurrentHashMap<>();
     private long[] hashes = NONE;
     /** Set by every change; the hash array is rebuilt only when the poller next asks, not on each subscribe. */
     private volatile boolean hashesStale;
 
-    void add(LocalSubscription subscription) {
+    void add(EngineSubscription subscription) {
         synchronized (channels) {
             channels.computeIfAbsent(subscription.channelHash(), h -> new CopyOnWriteArrayList<>()).add(subscription);
             hashesStale = true;
         }
     }
 
-    void remove(LocalSubscription subscription) {
+    void remove(EngineSubscription subscription) {
         synchronized (channels) {
-            CopyOnWriteArrayList<LocalSubscription> subscribers = channels.get(subscription.channelHash());
+            CopyOnWriteArrayList<EngineSubscription> subscribers = channels.get(subscription.channelHash());
             if (subscribers != null && subscribers.remove(subscription) && subscribers.isEmpty()) {
                 channels.remove(subscription.channelHash());
                 hashesStale = true;
@@ -45,12 +45,12 @@ final class SubscriberMap implements Subscribers {
      */
     @Override
     public int dispatch(long channelHash, CableMessage message) {
-        CopyOnWriteArrayList<LocalSubscription> subscribers = channels.get(channelHash);
+        CopyOnWriteArrayList<EngineSubscription> subscribers = channels.get(channelHash);
         if (subscribers == null) {
             return 0;
         }
         int delivered = 0;
-        for (LocalSubscription subscription : subscribers) {
+        for (EngineSubscription subscription : subscribers) {
             // Hashes of different names may collide; the name decides.
             if (subscription.channel().equals(message.channel()) && subscription.offer(message)) {
                 delivered++;
@@ -62,7 +62,7 @@ final class SubscriberMap implements Subscribers {
     /** Ends every subscription with {@code cause}; used when the cable stops. */
     @Override
     public void endAll(Throwable cause) {
-        List<LocalSubscription> all = new ArrayList<>();
+        List<EngineSubscription> all = new ArrayList<>();
         channels.values().forEach(all::addAll);
         all.forEach(subscription -> subscription.end(cause));
     }
@@ -91,7 +91,7 @@ final class SubscriberMap implements Subscribers {
 
     public int subscriberCount() {
         int count = 0;
-        for (CopyOnWriteArrayList<LocalSubscription> subscribers : channels.values()) {
+        for (CopyOnWriteArrayList<EngineSubscription> subscribers : channels.values()) {
             count += subscribers.size();
         }
         return count;
@@ -100,8 +100,8 @@ final class SubscriberMap implements Subscribers {
     /** Subscriber count per channel name, for administration. */
     public Map<String, Integer> subscribersByChannel() {
         Map<String, Integer> counts = new java.util.TreeMap<>();
-        for (CopyOnWriteArrayList<LocalSubscription> subscribers : channels.values()) {
-            for (LocalSubscription subscription : subscribers) {
+        for (CopyOnWriteArrayList<EngineSubscription> subscribers : channels.values()) {
+            for (EngineSubscription subscription : subscribers) {
                 counts.merge(subscription.channel(), 1, Integer::sum);
             }
         }

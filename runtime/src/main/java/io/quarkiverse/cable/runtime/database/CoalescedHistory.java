@@ -5,7 +5,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
-import io.quarkiverse.cable.runtime.core.ReplayLimits;
 import io.quarkiverse.cable.spi.HistoryRequest;
 import io.quarkiverse.cable.spi.HistorySource;
 import io.quarkiverse.cable.spi.Replay;

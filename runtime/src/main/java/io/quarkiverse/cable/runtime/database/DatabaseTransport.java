@@ -17,7 +17,6 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
-import io.quarkiverse.cable.runtime.core.ReplayLimits;
 import io.quarkiverse.cable.runtime.core.SchemaStrategy;
 import io.quarkiverse.cable.spi.HistorySource;
 import io.quarkiverse.cable.spi.OutgoingMessage;

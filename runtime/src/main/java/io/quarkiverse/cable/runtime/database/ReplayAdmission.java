@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.quarkiverse.cable.CableException.HistoryUnavailable;
 import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.StreamPosition;
-import io.quarkiverse.cable.runtime.core.ReplayLimits;
 
 /**
  * The history reads' share of the datasource's pool: at most {@code maxConcurrent} reads hold a connection at once,

@@ -30,7 +30,12 @@ public final class SchemaManager {
     /** The SQL broadcast, installed after the tables; null when this manager handles the tables only. */
     private final SqlBroadcastRoutines routines;
 
-    public SchemaManager(SqlDialect dialect, SchemaScript script) {
+    /** A manager of the tables {@code script} declares (a test of schema upgrades gives its own versions). */
+    public static SchemaManager ofScript(SqlDialect dialect, String script) {
+        return new SchemaManager(dialect, SchemaScript.parse(script));
+    }
+
+    private SchemaManager(SqlDialect dialect, SchemaScript script) {
         this.dialect = dialect;
         this.script = script;
         this.routines = null;

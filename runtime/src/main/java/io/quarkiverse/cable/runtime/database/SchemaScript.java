@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * of the schema: a later version adds a column by adding it to the CREATE TABLE (with a default, so existing rows
  * can take it) and an index by adding its statement or inline clause.
  */
-public final class SchemaScript {
+final class SchemaScript {
 
     private static final Pattern CREATE_TABLE = Pattern.compile("(?is)CREATE TABLE IF NOT EXISTS (\\w+)\\s*\\(");
     private static final Pattern CREATE_INDEX = Pattern

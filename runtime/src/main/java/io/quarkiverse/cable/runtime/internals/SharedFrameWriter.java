@@ -9,6 +9,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.websocketx.WebSocket08FrameEncoder;
 import io.netty.handler.codec.http.websocketx.extensions.WebSocketExtensionEncoder;
+import io.quarkus.websockets.next.WebSocketConnection;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpConnection;
@@ -40,10 +41,15 @@ public abstract sealed class SharedFrameWriter {
     public abstract Future<Void> write(SharedTextFrame frame);
 
     /**
-     * The way {@code socket} writes shared frames, given the HTTP connection it was upgraded from (null: unknown).
-     * The handshake, and so any extension, must be complete.
+     * The way {@code socket}, under {@code connection}, writes shared frames. The handshake, and so any extension,
+     * must be complete.
      */
-    public static SharedFrameWriter of(WebSocketBase socket, HttpConnection upgraded) {
+    public static SharedFrameWriter of(WebSocketBase socket, WebSocketConnection connection) {
+        return of(socket, connection.userData().get(UpgradedConnections.KEY));
+    }
+
+    /** The same, given the HTTP connection the socket was upgraded from (null: unknown). */
+    static SharedFrameWriter of(WebSocketBase socket, HttpConnection upgraded) {
         // A server socket: a client's frames would be masked.
         if (socket instanceof ServerWebSocket && upgraded instanceof ConnectionBase connection
                 && framesPlainly(connection.channelHandlerContext())) {

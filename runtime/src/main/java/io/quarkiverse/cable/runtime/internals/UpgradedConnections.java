@@ -14,9 +14,9 @@ import io.vertx.core.http.HttpConnection;
  * of them stream the cable is the front ends' knowledge, and one reference in the user data costs less than asking.
  */
 @Singleton
-public class UpgradedConnections implements HttpUpgradeCheck {
+class UpgradedConnections implements HttpUpgradeCheck {
 
-    public static final UserData.TypedKey<HttpConnection> KEY = new UserData.TypedKey<>("io.quarkiverse.cable.upgraded-from");
+    static final UserData.TypedKey<HttpConnection> KEY = new UserData.TypedKey<>("io.quarkiverse.cable.upgraded-from");
 
     @Override
     public Uni<CheckResult> perform(HttpUpgradeContext context) {

@@ -31,7 +31,7 @@ public final class WebSocketWire implements ConnectionOutbox.Wire {
         // A connection keeps its socket and its way of writing: chosen once, not per frame.
         WebSocketBase socket = sockets == null ? null : sockets.socketOf(connection);
         this.sharedFrames = socket == null ? null
-                : SharedFrameWriter.of(socket, connection.userData().get(UpgradedConnections.KEY));
+                : SharedFrameWriter.of(socket, connection);
     }
 
     @Override

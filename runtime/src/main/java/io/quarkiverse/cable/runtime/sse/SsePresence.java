@@ -8,8 +8,8 @@ import jakarta.ws.rs.BadRequestException;
 import io.quarkiverse.cable.CableEventStream;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.Presence;
 import io.quarkiverse.cable.runtime.core.PresenceEvents;
-import io.quarkiverse.cable.runtime.core.SessionIds;
 import io.quarkiverse.cable.spi.Failure;
 import io.vertx.core.json.Json;
 
@@ -44,7 +44,7 @@ final class SsePresence {
     private final String channel;
     private final Member member;
     /** One session per stream, never guessable (as Action Cable's session ids). */
-    private final String sessionId = SessionIds.next();
+    private final String sessionId = Presence.newSessionId();
     private final Consumer<TextEvent> send;
     private final PresenceEvents.Listener listener;
     private boolean joined;

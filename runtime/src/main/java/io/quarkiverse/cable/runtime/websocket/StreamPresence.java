@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.Presence;
 import io.quarkiverse.cable.runtime.core.SerialExecutor;
-import io.quarkiverse.cable.runtime.core.SessionIds;
 import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.websockets.next.WebSocketConnection;
 
@@ -36,7 +36,7 @@ final class StreamPresence {
     /** One connection's presence session; its fields other than the closed flag are read and written on its runner. */
     private final class Session {
         final WebSocketConnection connection;
-        final String sessionId = SessionIds.next();
+        final String sessionId = Presence.newSessionId();
         final SerialExecutor runner;
         /** Channel to the presence id it joined as. */
         final Map<String, String> memberships = new HashMap<>();

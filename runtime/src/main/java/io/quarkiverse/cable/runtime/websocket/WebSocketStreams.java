@@ -26,6 +26,7 @@ import io.quarkiverse.cable.runtime.core.Delivery;
 import io.quarkiverse.cable.runtime.core.EncodedFrames;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.runtime.core.LocalSessions;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
 import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
@@ -50,7 +51,7 @@ import io.vertx.core.Vertx;
  * the dispatch order. With a callback, each connection and channel gets an ordered mailbox on a virtual thread.
  */
 @Singleton
-public class WebSocketStreams implements CableStreams {
+class WebSocketStreams implements CableStreams, LocalSessions {
 
     @Inject
     @Internal
@@ -201,6 +202,7 @@ public class WebSocketStreams implements CableStreams {
     }
 
     /** Remote disconnect: closes (1000, "remote") every open WebSockets Next connection of exactly that identity. */
+    @Override
     public int disconnectIdentity(Map<String, String> identifiers, boolean reconnect) {
         if (!connections.isResolvable()) {
             return 0;
@@ -229,7 +231,7 @@ public class WebSocketStreams implements CableStreams {
                     "Cannot stream '" + channel + "': connection " + connection.id() + " is closed"));
         }
         StreamingConnection streaming = streamingConnections.computeIfAbsent(connection.id(),
-                id -> new StreamingConnection(new ConnectionOutbox(
+                id -> new StreamingConnection(ConnectionOutbox.create(
                         new WebSocketWire(connection, sockets, why -> engine.recordFailure(Failure.SEND, why)),
                         limits, (reason, why) -> slowConsumer(connection, reason, why))));
         LocalSubscription existing = streaming.streams().get(channel);
@@ -357,8 +359,8 @@ public class WebSocketStreams implements CableStreams {
         return onContext(presence.leave(connection, channel), caller);
     }
 
-    /** Connections with at least one stream on this node. */
-    public int connectionCount() {
+    @Override
+    public int count() {
         return streamingConnections.size();
     }
 
@@ -440,7 +442,7 @@ public class WebSocketStreams implements CableStreams {
             if (frame instanceof String || frame instanceof byte[]) {
                 outbox.send(frame);
             } else if (frame != null) {
-                outbox.send(engine.json().encodeText(frame));
+                outbox.send(engine.jsonText(frame));
             }
         }, outbox.limits().maxPendingFrames(), (message, failure) -> engine.recordFailure(Failure.LISTENER,
                 "Cable stream callback on '" + message.channel() + "' failed for message " + message.id() + ": "

@@ -20,7 +20,6 @@ import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.runtime.core.CableStats;
-import io.quarkiverse.cable.runtime.core.ReplayLimits;
 import io.quarkiverse.cable.spi.HistoryRequest;
 import io.quarkiverse.cable.spi.HistorySource;
 import io.quarkiverse.cable.spi.Replay;
@@ -62,7 +61,7 @@ class CoalescedHistoryTest {
     void identicalConcurrentReplaysAreOneRead() throws Exception {
         HeldSource source = new HeldSource();
         CableStats stats = new CableStats();
-        CoalescedHistory history = new CoalescedHistory(source, new ReplayLimits(1, 1000, Duration.ofSeconds(30), 32,
+        CoalescedHistory history = new CoalescedHistory(source, new ReplayLimits(1, 1000, Duration.ofSeconds(30),
                 200), stats);
         ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
         try {
@@ -98,7 +97,7 @@ class CoalescedHistoryTest {
     void readsBeyondTheShareWaitAndBeyondTheQueueAreRefusedAsBusy() throws Exception {
         HeldSource source = new HeldSource();
         CableStats stats = new CableStats();
-        CoalescedHistory history = new CoalescedHistory(source, new ReplayLimits(2, 3, Duration.ofSeconds(30), 32,
+        CoalescedHistory history = new CoalescedHistory(source, new ReplayLimits(2, 3, Duration.ofSeconds(30),
                 200), stats);
         ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
         try {
@@ -130,7 +129,7 @@ class CoalescedHistoryTest {
     @Test
     void aReadThatWaitsLongerThanTheQueueTimeoutIsRefusedAsBusy() throws Exception {
         HeldSource source = new HeldSource();
-        CoalescedHistory history = new CoalescedHistory(source, new ReplayLimits(1, 10, Duration.ofMillis(50), 32,
+        CoalescedHistory history = new CoalescedHistory(source, new ReplayLimits(1, 10, Duration.ofMillis(50),
                 200), new CableStats());
         ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
         try {

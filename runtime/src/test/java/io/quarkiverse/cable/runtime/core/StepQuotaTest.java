@@ -11,13 +11,13 @@ import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.spi.HistoryRequest;
 
 /** A connection's share of history steps in flight. */
-class ReplayQuotaTest {
+class StepQuotaTest {
 
     private static final HistoryRequest FROM_ZERO = new HistoryRequest.After(new StreamPosition("e", 0));
 
     @Test
     void aConnectionAtItsLimitIsRefusedUntilOneOfItsStepsEnds() {
-        ReplayQuota quota = new ReplayQuota(2);
+        StepQuota quota = new StepQuota(2);
         quota.acquire("room", FROM_ZERO);
         quota.acquire("room", FROM_ZERO);
         assertThatThrownBy(() -> quota.acquire("room", new HistoryRequest.After(new StreamPosition("e", 0))))

@@ -1,0 +1,44 @@
+package io.quarkiverse.cable.runtime.core;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.quarkiverse.cable.CableException.HistoryUnavailable;
+import io.quarkiverse.cable.CableException.HistoryUnavailable.Reason;
+import io.quarkiverse.cable.spi.HistoryRequest;
+
+/**
+ * The engine's {@link ReplayQuota}: how many history steps one connection has in flight (reading, waiting for a read,
+ * or joined to another's read); a connection at its limit is refused with {@link Reason#CONNECTION_LIMIT}, so one
+ * client cannot fill the node's queue of reads by itself.
+ */
+final class StepQuota implements ReplayQuota {
+
+    /** For subscriptions that belong to no connection (the Java API; an SSE stream is one step by itself). */
+    static final StepQuota NONE = new StepQuota(Integer.MAX_VALUE);
+
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final int limit;
+
+    StepQuota(int limit) {
+        this.limit = limit;
+    }
+
+    /** Takes one step; the caller must {@link #release()} it when the step reported. */
+    void acquire(String channel, HistoryRequest request) {
+        if (this == NONE) {
+            return;
+        }
+        if (inFlight.incrementAndGet() > limit) {
+            inFlight.decrementAndGet();
+            throw new HistoryUnavailable(channel, request.asked(), Reason.CONNECTION_LIMIT,
+                    "the connection has quarkus.cable.history.max-replays-per-connection (" + limit
+                            + ") history steps in flight");
+        }
+    }
+
+    void release() {
+        if (this != NONE) {
+            inFlight.decrementAndGet();
+        }
+    }
+}
