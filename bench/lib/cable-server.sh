@@ -56,11 +56,5 @@ cable_server_start() { # backend
     -Dquarkus.http.port="$PORT" -Dquarkus.datasource.jdbc.url="$url" -Dbench.relay=cable "${extra[@]}" \
     -jar "bench/server/target/$flavour/quarkus-app/quarkus-run.jar" > "$RAW/server-$1.log" 2>&1 &
   SERVER_PID=$!
-  for _ in $(seq 1 120); do
-    curl -fs "http://127.0.0.1:$PORT/bench/info" > /dev/null 2>&1 && return 0
-    kill -0 "$SERVER_PID" 2>/dev/null || { tail -50 "$RAW/server-$1.log" >&2; exit 1; }
-    sleep 0.5
-  done
-  echo "the $1 bench server did not answer on port $PORT" >&2
-  exit 1
+  await_server "$PORT" "$RAW/server-$1.log"
 }
