@@ -76,7 +76,7 @@ const isPresence = (type, id) => (m) => m.$presence?.type === type && m.$presenc
 
 test("in-stream presence: a client that was away recovers the joins and leaves it missed, in order, once", async () => {
   const { createCable } = await import("@anycable/core");
-  const room = `instream-${RUN}`;
+  const room = `open-instream-${RUN}`; // an open room: ids are the clients' choice (ChatChannel)
   const identifier = JSON.stringify({ channel: "ChatChannel", room });
   const proxy = await switchingProxy(PORT, "app");
   const frames = [];

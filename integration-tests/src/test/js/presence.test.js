@@ -21,7 +21,7 @@ async function open(createCable, user, room) {
 
 test("@anycable/core: join, info and leave, one id for two tabs", async () => {
   const { createCable } = await import("@anycable/core");
-  const room = `presence-${RUN}`;
+  const room = `open-presence-${RUN}`; // an open room: ids are the clients' choice (ChatChannel)
   const ann1 = await open(createCable, `ann${RUN}`, room);
   const ann2 = await open(createCable, `ann${RUN}`, room);
   const bob = await open(createCable, `bob${RUN}`, room);

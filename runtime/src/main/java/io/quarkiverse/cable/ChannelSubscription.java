@@ -53,13 +53,35 @@ public interface ChannelSubscription {
      * last of them left, unsubscribed, or disconnected and did not come back within {@code quarkus.cable.presence.ttl}.
      * One presence set per subscription; a later call replaces it. Without a call, the client's presence commands are
      * answered with a presence error.
+     * <p>
+     * Who the client is comes from the server: its {@code presence.join(id, info)} is refused (a presence error, and a
+     * log line naming the reason) unless {@code id} is its connection's presence id ({@link #connectionPresenceId()}),
+     * so a connection identified as {@code mallory} cannot appear as {@code alice}. The info is the client's own
+     * claim, under its own id. A channel whose ids are the clients' choice says so with
+     * {@link #allowClientChosenPresenceIds()}.
      */
     void presenceIn(String channel);
 
     /**
+     * The presence id the connection's identity gives ({@link CableIdentification}): the value of its one identifier,
+     * or with several identifiers their {@code key=value} pairs sorted by key and joined with {@code &} (each part
+     * URL-encoded, as in the identity's channel name); null for a connection nothing identified.
+     */
+    String connectionPresenceId();
+
+    /**
+     * Lets this subscription's client join its presence set under any id it chooses (a public lobby, a demo without
+     * sign-in): the one way to opt out of the identity check of {@link #presenceIn}. Call it in
+     * {@link ChannelHandler#subscribed}; joins the server makes ({@link #joinPresence}) are never checked.
+     */
+    void allowClientChosenPresenceIds();
+
+    /**
      * Joins this subscription's presence set ({@link #presenceIn}) as {@code presenceId}, with {@code info} (any value
      * Vert.x JSON encodes, or null), as if its client had joined: what AnyCable's {@code join_presence} does on the
-     * server. Called in {@link ChannelHandler#subscribed}, the join happens once the subscription is confirmed.
+     * server. Called in {@link ChannelHandler#subscribed}, the join happens once the subscription is confirmed. The id
+     * is the server's choice, so it is not checked against the connection's identity: pass
+     * {@link #connectionPresenceId()} unless the channel knows better.
      *
      * @throws IllegalStateException when {@link #presenceIn} was not called
      */

@@ -12,8 +12,9 @@ import io.vertx.core.json.JsonObject;
 /**
  * The demo's chat: {@code {"channel":"ChatChannel","room":"lobby"}} streams {@code chat:lobby}; {@code speak}
  * broadcasts a message to the room, {@code echo} answers only the subscriber; clients may whisper to the room, except
- * in room {@code nowhisper}, and join the room's presence set, except in room {@code nopresence} ({@code here} joins
- * it for them, as their user). Room {@code forbidden} is rejected.
+ * in room {@code nowhisper}, and join the room's presence set as their user, except in room {@code nopresence}
+ * ({@code here} joins it for them); in rooms named {@code open-*} under any id they choose. Room {@code forbidden} is
+ * rejected.
  */
 @CableChannel("ChatChannel")
 public class ChatChannel implements ChannelHandler {
@@ -34,15 +35,21 @@ public class ChatChannel implements ChannelHandler {
             subscription.whisperTo("chat:" + room);
         }
         if (!"nopresence".equals(room)) {
-            // Who is in the room: clients join with presence.join(id, info), or the here action joins for them.
+            // Who is in the room: clients join with presence.join(id, info) as their own user (the server refuses any
+            // other id), or the here action joins for them.
             subscription.presenceIn("chat:" + room);
+            if (room.startsWith("open-")) {
+                // Open rooms (a public lobby): the clients' presence ids are their own choice, and say nothing of who
+                // they are.
+                subscription.allowClientChosenPresenceIds();
+            }
         }
     }
 
     /** Joins the room's presence set on the server, as the connection's user (AnyCable's join_presence). */
     @CableAction
     void here(ChannelSubscription subscription, JsonObject data) {
-        String user = subscription.connectionIdentifiers().getOrDefault("user", "anonymous");
+        String user = subscription.connectionPresenceId();
         subscription.joinPresence(user, new JsonObject().put("name", user));
     }
 

@@ -229,7 +229,7 @@ class AbuseTest {
                 List<String> identifiers = new ArrayList<>();
                 for (int r = 0; r < rooms; r++) {
                     String identifier = new JsonObject().put("channel", "ChatChannel")
-                            .put("room", "present-" + a + "-" + r).encode();
+                            .put("room", "open-present-" + a + "-" + r).encode(); // open: any id
                     identifiers.add(identifier);
                     attacker.sendText(subscribe(identifier, null));
                 }

@@ -163,7 +163,7 @@ class PresenceTest {
 
     @Test
     void theServerJoinsForAClientAndNumericIdsAreText() throws Exception {
-        String chat = chat(Channels.unique("server"));
+        String chat = chat(Channels.unique("open-server")); // an open room: "42" is a client-chosen id
         WsClient erin = subscribed("erin", EXT, chat);
         erin.send(perform(chat, "here"));
         erin.awaitFrame(presenceFrame(chat, "{\"type\":\"join\",\"id\":\"erin\",\"info\":{\"name\":\"erin\"}}"));
@@ -183,6 +183,55 @@ class PresenceTest {
         frank.send(new JsonObject().put("command", "presence").put("identifier", chat)
                 .put("data", new JsonObject().put("return_records", false)).encode());
         frank.awaitFrame(presenceFrame(chat, "{\"type\":\"info\",\"total\":3}"));
+    }
+
+    @Test
+    void aClientJoinsAsItsOwnIdentityOnly() throws Exception {
+        String chat = chat(Channels.unique("signed-in"));
+        WsClient alice = subscribed("alice", EXT, chat);
+        WsClient eve = subscribed("eve", EXT, chat);
+        String error = presenceFrame(chat, "{\"type\":\"error\",\"total\":0}");
+
+        // eve claims to be alice, with a role: refused with the presence error, nothing stored, nobody told.
+        eve.send(join(chat, "\"alice\"", "{\"role\":\"admin\"}"));
+        eve.awaitFrame(error);
+        // The same claim sent with the subscribe (the form @anycable/core uses on resubscribe).
+        WsClient eveAgain = WsClient.connect(vertx, base, "/cable?user=eve", EXT);
+        clients.add(eveAgain);
+        eveAgain.send(new JsonObject().put("command", "subscribe").put("identifier", chat)
+                .put("presence", new JsonObject().put("id", "alice")).encode());
+        eveAgain.awaitFrame(confirm(chat));
+        eveAgain.awaitFrame(error);
+
+        // Joined by the server as herself (the here action), eve leaves and tries again as alice: refused too.
+        eve.send(perform(chat, "here"));
+        String eveJoined = presenceFrame(chat, "{\"type\":\"join\",\"id\":\"eve\",\"info\":{\"name\":\"eve\"}}");
+        alice.awaitFrame(eveJoined);
+        eve.send(leave(chat));
+        String eveLeft = presenceFrame(chat, "{\"type\":\"leave\",\"id\":\"eve\"}");
+        alice.awaitFrame(eveLeft);
+        int errors = (int) eve.received.stream().filter(error::equals).count();
+        eve.send(join(chat, "\"alice\"", null));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> eve.received.stream().filter(error::equals).count() == errors + 1);
+
+        // alice herself joins as alice; the set is hers alone, and the only events are eve's own and hers.
+        alice.send(join(chat, "\"alice\"", "{\"name\":\"Alice\"}"));
+        String aliceJoined = presenceFrame(chat, "{\"type\":\"join\",\"id\":\"alice\",\"info\":{\"name\":\"Alice\"}}");
+        alice.awaitFrame(aliceJoined);
+        alice.send(info(chat));
+        alice.awaitFrame(presenceFrame(chat,
+                "{\"type\":\"info\",\"total\":1,\"records\":[{\"id\":\"alice\",\"info\":{\"name\":\"Alice\"}}]}"));
+        assertThat(presenceEvents(alice, chat)).containsExactly(eveJoined, eveLeft, aliceJoined);
+    }
+
+    @Test
+    void aChannelThatAllowsClientChosenIdsSaysSoInCode() throws Exception {
+        // ChatChannel's open-* rooms call allowClientChosenPresenceIds(): there any id goes, and it proves nothing.
+        String chat = chat(Channels.unique("open-lobby"));
+        WsClient eve = subscribed("eve", EXT, chat);
+        eve.send(join(chat, "\"guest-7\"", null));
+        eve.awaitFrame(presenceFrame(chat, "{\"type\":\"join\",\"id\":\"guest-7\"}"));
     }
 
     @Test
@@ -224,7 +273,7 @@ class PresenceTest {
         String room = Channels.unique("nodes");
         String chat = chat(room);
         String stream = "chat:" + room;
-        WsClient ivy = subscribed("ivy", EXT, chat);
+        WsClient ivy = subscribed("jay", EXT, chat); // ivy's connection is jay's: she may join as jay
         LinkedBlockingQueue<PresenceEvent> onNodeOne = new LinkedBlockingQueue<>();
         Cancellable listening = presence.events(stream).subscribe().with(onNodeOne::add);
 

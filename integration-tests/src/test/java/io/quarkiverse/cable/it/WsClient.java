@@ -165,6 +165,11 @@ public final class WsClient implements AutoCloseable {
         }
     }
 
+    /** Drops the connection without a close frame: the server sees the TCP connection end, as after a crash. */
+    void abort() {
+        socket.abort();
+    }
+
     @Override
     public void close() throws Exception {
         if (!socket.isOutputClosed()) {

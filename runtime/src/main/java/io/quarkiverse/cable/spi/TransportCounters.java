@@ -45,6 +45,12 @@ public interface TransportCounters {
     /** The poller found {@code lost} messages it had read missing from the database (ids went backwards). */
     void lostInFailover(long lost);
 
+    /**
+     * The presence sweep ended {@code sessions} sessions of this node that had no live connection behind them (each one
+     * a defect: the front ends end every session they open; the sweep keeps such a defect from leaving a ghost).
+     */
+    void presenceSessionsSwept(int sessions);
+
     /** One failure of {@code kind}; {@link FailureLog} counts through here and logs. */
     void failed(Failure kind);
 }

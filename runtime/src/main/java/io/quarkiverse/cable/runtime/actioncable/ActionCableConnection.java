@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 import io.quarkiverse.cable.CableConnectionEvent;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
-import io.quarkiverse.cable.runtime.core.Presence;
+import io.quarkiverse.cable.runtime.core.PresenceSession;
 import io.quarkiverse.cable.runtime.core.ReplayQuota;
 import io.quarkiverse.cable.runtime.core.SerialExecutor;
 import io.vertx.core.json.JsonObject;
@@ -41,18 +41,18 @@ final class ActionCableConnection {
     private volatile boolean answered;
     /** Set on the runner when the welcome went out; read there too (the Closed event). */
     private boolean welcomed;
-    /** Set on the runner when this session joined the identities' presence set. */
-    private volatile boolean identityPresent;
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile boolean closed;
     /** Set once a bound refused this connection: nothing more of it is queued. */
     private volatile boolean refused;
     private final CommandAdmission admission;
+    /** This connection's presence session: every join, leave and the close's hand-off to the TTL go through it. */
+    final PresenceSession presence;
     /**
-     * This connection's session id: in the extended protocol's welcome, and on its whispers so that every node can
-     * leave it out of their receivers. 128 random bits, unique across nodes.
+     * This connection's session id (its presence session's): in the extended protocol's welcome, and on its whispers
+     * so that every node can leave it out of their receivers. 128 random bits, unique across nodes.
      */
-    final String sessionId = Presence.newSessionId();
+    final String sessionId;
     /** Guarded by itself; whispers are handled on the runner, one at a time. */
     private final RateBucket whisperRate;
 
@@ -70,6 +70,8 @@ final class ActionCableConnection {
         this.outbox = outbox;
         this.replayQuota = server.engine().newReplayQuota();
         this.server = server;
+        this.presence = server.engine().presence().session();
+        this.sessionId = presence.id();
         this.admission = new CommandAdmission(server.commandLimits());
         this.whisperRate = new RateBucket(server.whisperRate(), server.whisperBurst());
         // Not the rate-limited "invalid input" kind: a flood of bad frames elsewhere must not hide a server defect.
@@ -146,9 +148,7 @@ final class ActionCableConnection {
             return;
         }
         try {
-            server.engine().presence().join(io.quarkiverse.cable.runtime.core.IdentityChannels.IDENTITIES_PRESENT,
-                    identity, sessionId, null);
-            identityPresent = true;
+            presence.join(io.quarkiverse.cable.runtime.core.IdentityChannels.IDENTITIES_PRESENT, identity, null);
         } catch (RuntimeException e) {
             server.listenerFailure("identity-events", "Action Cable connection " + id
                     + ": its identity could not be marked present: " + e);
@@ -238,17 +238,15 @@ final class ActionCableConnection {
         List<ActionCableSubscription> subscribed = new ArrayList<>(subscriptions.values());
         subscriptions.clear();
         subscribed.forEach(ActionCableSubscription::stopStreams);
-        boolean joined = subscribed.stream().anyMatch(ActionCableSubscription::joinedPresence);
         runner.execute(() -> {
-            // Read on the runner: the open task (which may have marked the identity present) ran before this one.
-            if (joined || identityPresent) {
-                // Its presence stays for the TTL: a reconnect within it (a reload, a flaky network) is invisible.
-                try {
-                    server.engine().presence().disconnected(sessionId);
-                } catch (RuntimeException e) {
-                    server.listenerFailure("Action Cable connection " + id + ": its presence could not be handed to"
-                            + " the TTL (it stays until its node's lease ends): " + e);
-                }
+            // Whatever it joined (its subscriptions' sets, the identities' set), including a join still committing on
+            // another thread: its presence stays for the TTL, so a reconnect within it (a reload, a flaky network) is
+            // invisible; a join that comes after this is refused by the session.
+            try {
+                presence.end();
+            } catch (RuntimeException e) {
+                server.listenerFailure("Action Cable connection " + id + ": its presence could not be handed to"
+                        + " the TTL (the node's sweep ends it later): " + e);
             }
             subscribed.forEach(ActionCableSubscription::unsubscribed);
             // On the runner, behind the open task: a connection closed while it was being identified is welcomed (or
@@ -428,7 +426,7 @@ final class ActionCableConnection {
         }
         Object info = member.getValue("info");
         return new ActionCableSubscription.PendingJoin(presenceId,
-                info == null ? null : io.vertx.core.json.Json.encode(info));
+                info == null ? null : io.vertx.core.json.Json.encode(info), true);
     }
 
     /**
@@ -442,7 +440,7 @@ final class ActionCableConnection {
         }
         ActionCableSubscription.PendingJoin join = presenceJoin(presence);
         String problem = join == null ? "its presence is not {\"id\": a string or number, \"info\": any JSON}"
-                : subscription.join(join.presenceId(), join.infoJson());
+                : subscription.clientJoin(join.presenceId(), join.infoJson());
         if (problem != null) {
             invalid("presence", "could not join presence on " + ActionCableCommand.clip(identifier) + ": " + problem);
             outbox.send(Frames.presenceError(subscription.encodedIdentifier()));

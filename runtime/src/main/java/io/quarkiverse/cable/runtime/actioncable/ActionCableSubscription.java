@@ -52,6 +52,8 @@ class ActionCableSubscription implements ChannelSubscription {
     private volatile String joinedAs;
     /** A join asked for before the confirmation, made once confirmed (on the runner). */
     private volatile PendingJoin pendingJoin;
+    /** Set by the channel ({@link #allowClientChosenPresenceIds}): the client's presence ids are not checked. */
+    private volatile boolean clientChosenIds;
     private final PresenceEvents.Listener presenceListener = event -> deliver(
             Frames.presence(encodedIdentifier(), event.eventJson()));
     private final Object gate = new Object();
@@ -235,8 +237,25 @@ class ActionCableSubscription implements ChannelSubscription {
         return whisperStream;
     }
 
-    /** A join to make once the subscription is confirmed. */
-    record PendingJoin(String presenceId, String infoJson) {
+    /** A join to make once the subscription is confirmed; {@code fromClient}: the client chose the id. */
+    record PendingJoin(String presenceId, String infoJson, boolean fromClient) {
+    }
+
+    @Override
+    public String connectionPresenceId() {
+        Map<String, String> identifiers = connection.identifiers();
+        if (identifiers == null || identifiers.isEmpty()) {
+            return null;
+        }
+        if (identifiers.size() == 1) {
+            return identifiers.values().iterator().next();
+        }
+        return IdentityChannels.of(identifiers).substring(IdentityChannels.PREFIX.length());
+    }
+
+    @Override
+    public void allowClientChosenPresenceIds() {
+        clientChosenIds = true;
     }
 
     @Override
@@ -267,7 +286,7 @@ class ActionCableSubscription implements ChannelSubscription {
         }
         String infoJson = info == null ? null : Json.encode(info);
         if (!confirmed) {
-            pendingJoin = new PendingJoin(presenceId, infoJson);
+            pendingJoin = new PendingJoin(presenceId, infoJson, false);
             return;
         }
         String problem = join(presenceId, infoJson);
@@ -286,13 +305,34 @@ class ActionCableSubscription implements ChannelSubscription {
         PendingJoin join = pendingJoin;
         pendingJoin = null;
         if (join != null) {
-            String problem = join(join.presenceId(), join.infoJson());
+            String problem = join.fromClient() ? clientJoin(join.presenceId(), join.infoJson())
+                    : join(join.presenceId(), join.infoJson());
             if (problem != null) {
                 server.invalid("presence", "Action Cable connection " + connection.id + " could not join presence on "
                         + ActionCableCommand.clip(identifier) + ": " + problem);
                 deliver(Frames.presenceError(encodedIdentifier));
             }
         }
+    }
+
+    /**
+     * The client's own join (the {@code join} command, or the presence sent with its subscribe): as its connection's
+     * presence id only, unless the channel allowed client-chosen ids. Returns why it could not join, or null.
+     */
+    String clientJoin(String presenceId, String infoJson) {
+        if (!clientChosenIds) {
+            String own = connectionPresenceId();
+            if (own == null) {
+                return "an anonymous connection cannot join presence on its own (the channel can join it with"
+                        + " ChannelSubscription.joinPresence, or allow client-chosen ids)";
+            }
+            if (!own.equals(presenceId)) {
+                return "a client joins as its connection's identity (ChannelSubscription.connectionPresenceId), not as"
+                        + " another id; the channel can allow client-chosen ids"
+                        + " (ChannelSubscription.allowClientChosenPresenceIds)";
+            }
+        }
+        return join(presenceId, infoJson);
     }
 
     /**
@@ -310,7 +350,7 @@ class ActionCableSubscription implements ChannelSubscription {
         }
         // Presence.join checks the id and the info itself (an InvalidMessage naming the problem).
         try {
-            server.engine().presence().join(set, presenceId, connection.sessionId, infoJson);
+            connection.presence.join(set, presenceId, infoJson);
         } catch (CableException e) {
             return e.getMessage();
         }
@@ -327,12 +367,7 @@ class ActionCableSubscription implements ChannelSubscription {
             return;
         }
         joinedAs = null;
-        server.engine().presence().leave(set, joined, connection.sessionId);
-    }
-
-    /** Whether this subscription joined its presence set (then its connection's close hands it to the TTL). */
-    boolean joinedPresence() {
-        return joinedAs != null;
+        connection.presence.leave(set, joined);
     }
 
     /** The presence set's snapshot for a {@code presence} command, or null without a presence set. */

@@ -87,6 +87,7 @@ public final class CableStats implements TransportCounters {
     private final LongAdder remotelyDisconnected = new LongAdder();
     private final LongAdder identityChanges = new LongAdder();
     private final LongAdder lostInFailover = new LongAdder();
+    private final LongAdder presenceSessionsSwept = new LongAdder();
     private final Map<CableException.HistoryUnavailable.Reason, LongAdder> replaysRejected = new EnumMap<>(
             CableException.HistoryUnavailable.Reason.class);
     private volatile Observer observer = Observer.NONE;
@@ -188,6 +189,15 @@ public final class CableStats implements TransportCounters {
     @Override
     public void lostInFailover(long lost) {
         lostInFailover.add(lost);
+    }
+
+    @Override
+    public void presenceSessionsSwept(int sessions) {
+        presenceSessionsSwept.add(sessions);
+    }
+
+    public long presenceSessionsSwept() {
+        return presenceSessionsSwept.sum();
     }
 
     public long databaseIdentityChanges() {

@@ -12,9 +12,12 @@ public interface Presence {
     /** The presence id column's size. */
     int MAX_ID_LENGTH = 255;
 
-    /** A new session id: for a connection's or a stream's presence, and the extended protocol's welcome. */
-    static String newSessionId() {
-        return SessionIds.next();
+    /**
+     * A new presence session: one per connection or stream, also the extended protocol's welcome {@code sid}. Front
+     * ends join, leave and end through it only, which keeps the order that leaves no ghost (see the class).
+     */
+    default PresenceSession session() {
+        return new PresenceSession(this);
     }
 
     PresenceSettings settings();

@@ -64,6 +64,7 @@ final class DatabasePresence implements PresenceStore {
     private final IntConsumer afterCommit;
     private final CommitDeadline commitDeadline;
     private final FailureLog failures;
+    private final TransportCounters stats;
     /** Identifies this node's sessions and lease; new at every start. */
     private final String nodeId = UUID.randomUUID().toString();
     /** This node's connected memberships, per session: (channel, id) -> info (or "" for none). */
@@ -103,6 +104,7 @@ final class DatabasePresence implements PresenceStore {
         this.settings = settings;
         this.afterCommit = afterCommit;
         this.failures = new FailureLog(LOG, stats);
+        this.stats = stats;
     }
 
     @Override
@@ -114,16 +116,17 @@ final class DatabasePresence implements PresenceStore {
     public boolean join(String channel, String presenceId, String sessionId, String infoJson) {
         ensureLease();
         long hash = ChannelHash.of(channel);
-        boolean added;
+        // Remembered before the row can exist: the sweep takes a row of this node whose session it does not know for
+        // an orphan, so a committed row's session must be known from before its commit until its end.
+        remember(sessionId, channel, presenceId, infoJson);
         try {
-            added = transaction((c, now) -> joinIn(c, channel, hash, presenceId, sessionId, infoJson, now));
+            return transaction((c, now) -> joinIn(c, channel, hash, presenceId, sessionId, infoJson, now));
         } catch (CableException.CommitUnknown e) {
-            // The session's row may be stored: remembered, so that the session's end hands it to the TTL as well.
-            remember(sessionId, channel, presenceId, infoJson);
+            throw e; // the row may be stored: it stays remembered, so that the session's end hands it to the TTL
+        } catch (CableException e) {
+            forget(sessionId, new Membership(channel, presenceId)); // rolled back: nothing to hand over or re-join
             throw e;
         }
-        remember(sessionId, channel, presenceId, infoJson);
-        return added;
     }
 
     @Override
@@ -291,12 +294,46 @@ final class DatabasePresence implements PresenceStore {
                     synchronized (leaseLock) {
                         renewLease();
                     }
+                    sweepOrphans();
                 }
                 reapLapsedLeases();
                 reapExpired();
             } catch (RuntimeException e) {
                 failures.record(Failure.STORAGE, "presence", "Presence upkeep failed (retried): " + e, null);
             }
+        }
+    }
+
+    /**
+     * Hands to the TTL this node's sessions that are connected in the database but unknown here (no live connection
+     * ended them: a defect of some front end's ordering): so no such defect can keep an id in a set for longer than
+     * the TTL plus one lease renewal. A session is known from before its join's transaction until its end, and the
+     * check is made again inside the transaction that expires it, so a session joining meanwhile is never touched.
+     */
+    private void sweepOrphans() {
+        List<String> connected = read(c -> table.connectedSessions(c, nodeId));
+        int swept = 0;
+        for (String sessionId : connected) {
+            if (bySession.containsKey(sessionId)) {
+                continue;
+            }
+            Instant end = Instant.now().plus(settings.ttl());
+            int rows = transaction((c, now) -> {
+                int expired = table.expireSession(c, sessionId, end);
+                if (bySession.containsKey(sessionId)) {
+                    c.rollback(); // it joined since the read: it is live
+                    return new Outcome<>(0, null);
+                }
+                return new Outcome<>(expired, null);
+            });
+            if (rows > 0) {
+                swept++;
+            }
+        }
+        if (swept > 0) {
+            stats.presenceSessionsSwept(swept);
+            LOG.warnf("Presence: %d session(s) of this node were connected in the database without a live connection;"
+                    + " handed to the TTL (quarkus.cable.presence.ttl, %s)", swept, settings.ttl());
         }
     }
 

@@ -155,6 +155,20 @@ final class PresenceTable {
         }
     }
 
+    /** This node's sessions that are connected (not handed to the TTL). */
+    List<String> connectedSessions(Connection c, String nodeId) throws SQLException {
+        List<String> sessions = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(sql.selectConnectedPresenceSessions())) {
+            s.setString(1, nodeId);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    sessions.add(rs.getString(1));
+                }
+            }
+        }
+        return sessions;
+    }
+
     List<Key> expired(Connection c, Instant now, int limit) throws SQLException {
         List<Key> keys = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement(sql.selectExpiredPresence())) {

@@ -376,6 +376,10 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         return "UPDATE cable_presence_sessions SET expires_at = ? WHERE node_id = ? AND expires_at IS NULL";
     }
 
+    public String selectConnectedPresenceSessions() {
+        return "SELECT DISTINCT session_id FROM cable_presence_sessions WHERE node_id = ? AND expires_at IS NULL";
+    }
+
     public String selectExpiredPresence() {
         return "SELECT DISTINCT channel_hash, presence_id FROM cable_presence_sessions WHERE expires_at < ? LIMIT ?";
     }

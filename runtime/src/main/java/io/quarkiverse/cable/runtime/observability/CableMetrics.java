@@ -112,6 +112,9 @@ class CableMetrics {
         counter("cable.database.lost.messages", "Messages this node had read that were not on the database any more"
                 + " after an identity change (acknowledged, then lost in a failover)", stats,
                 CableStats::messagesLostInFailover);
+        counter("cable.presence.sessions.swept", "Presence sessions of this node found in the database without a live"
+                + " connection and handed to the TTL by the sweep (each one a defect the sweep kept from leaving a"
+                + " ghost)", stats, CableStats::presenceSessionsSwept);
         Gauge.builder("cable.writer.queue.depth", transport, t -> progress(t).writerQueueDepth())
                 .description("Broadcasts waiting for the writer").register(registry);
         TimeGauge.builder("cable.writer.oldest.age", transport, TimeUnit.NANOSECONDS, t -> {

@@ -8,8 +8,8 @@ import jakarta.ws.rs.BadRequestException;
 import io.quarkiverse.cable.CableEventStream;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.Presence;
 import io.quarkiverse.cable.runtime.core.PresenceEvents;
+import io.quarkiverse.cable.runtime.core.PresenceSession;
 import io.quarkiverse.cable.spi.Failure;
 import io.vertx.core.json.Json;
 
@@ -44,11 +44,9 @@ final class SsePresence {
     private final String channel;
     private final Member member;
     /** One session per stream, never guessable (as Action Cable's session ids). */
-    private final String sessionId = Presence.newSessionId();
+    private final PresenceSession session;
     private final Consumer<TextEvent> send;
     private final PresenceEvents.Listener listener;
-    private boolean joined;
-    private boolean ended;
 
     /** {@code send} queues an event on the stream (and ends it as a slow consumer when it cannot). */
     SsePresence(CableEngine engine, String channel, Member member, Consumer<TextEvent> send) {
@@ -56,6 +54,7 @@ final class SsePresence {
         this.channel = channel;
         this.member = member;
         this.send = send;
+        this.session = engine.presence().session();
         this.listener = event -> send.accept(new TextEvent(CableEventStream.PRESENCE, null, event.eventJson()));
     }
 
@@ -67,49 +66,23 @@ final class SsePresence {
     /** The stream ended: it stops hearing the set, and a joined membership is handed to the TTL. */
     void end() {
         engine.presence().events().stopListening(channel, listener);
-        boolean handOff;
-        synchronized (this) {
-            if (ended) {
-                return;
-            }
-            ended = true;
-            handOff = joined;
-        }
-        if (handOff) {
-            Thread.ofVirtual().name("cable-sse-presence").start(this::handOff);
-        }
+        // Off the caller's thread (the end may wait for a join still committing); the session refuses a later join.
+        Thread.ofVirtual().name("cable-sse-presence").start(this::handOff);
     }
 
     private void join() {
-        synchronized (this) {
-            if (ended) {
-                return; // the client went away before the join: nothing to undo
-            }
-        }
         try {
-            engine.presence().join(channel, member.presenceId(), sessionId, member.infoJson());
+            session.join(channel, member.presenceId(), member.infoJson());
         } catch (CableException e) {
             engine.recordFailure(Failure.STORAGE, "sse-presence", "An SSE stream could not join presence on "
                     + channel + ": " + e.getMessage());
             send.accept(new TextEvent(CableEventStream.PRESENCE, null, "{\"type\":\"error\"}"));
-            if (!(e instanceof CableException.CommitUnknown)) {
-                return; // nothing stored
-            }
-            // An overrun commit may have stored the session: handed to the TTL at the end like a joined one.
-        }
-        boolean endedMeanwhile;
-        synchronized (this) {
-            joined = true;
-            endedMeanwhile = ended;
-        }
-        if (endedMeanwhile) {
-            handOff();
         }
     }
 
     private void handOff() {
         try {
-            engine.presence().disconnected(sessionId);
+            session.end();
         } catch (CableException e) {
             engine.recordFailure(Failure.STORAGE, "sse-presence", "An ended SSE stream's presence on "
                     + channel + " could not be handed to the TTL: " + e.getMessage());

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.Presence;
+import io.quarkiverse.cable.runtime.core.PresenceSession;
 import io.quarkiverse.cable.runtime.core.SerialExecutor;
 import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.websockets.next.WebSocketConnection;
@@ -36,11 +36,10 @@ final class StreamPresence {
     /** One connection's presence session; its fields other than the closed flag are read and written on its runner. */
     private final class Session {
         final WebSocketConnection connection;
-        final String sessionId = Presence.newSessionId();
+        final PresenceSession presence = engine.presence().session();
         final SerialExecutor runner;
         /** Channel to the presence id it joined as. */
         final Map<String, String> memberships = new HashMap<>();
-        boolean everJoined;
         volatile boolean closed;
 
         Session(WebSocketConnection connection) {
@@ -77,10 +76,7 @@ final class StreamPresence {
                             + " presence sets, the most quarkus.cable.limits.max-subscriptions allows"));
                     return;
                 }
-                // Before the join: a join whose commit fails or overruns may still have written its session, and the
-                // close must hand it to the TTL in any case.
-                session.everJoined = true;
-                engine.presence().join(channel, presenceId, session.sessionId, infoJson);
+                session.presence.join(channel, presenceId, infoJson);
                 session.memberships.put(channel, presenceId);
                 done.complete(null);
             } catch (RuntimeException e) {
@@ -101,7 +97,7 @@ final class StreamPresence {
             try {
                 String joined = session.memberships.remove(channel);
                 if (joined != null) {
-                    engine.presence().leave(channel, joined, session.sessionId);
+                    session.presence.leave(channel, joined);
                 }
                 done.complete(null);
             } catch (RuntimeException e) {
@@ -120,11 +116,8 @@ final class StreamPresence {
         session.closed = true;
         session.runner.execute(() -> {
             session.memberships.clear();
-            if (!session.everJoined) {
-                return;
-            }
             try {
-                engine.presence().disconnected(session.sessionId);
+                session.presence.end();
             } catch (RuntimeException e) {
                 engine.recordFailure(Failure.STORAGE, "Cable presence of WebSocket connection "
                         + connectionId + " could not be handed to the TTL (it stays until its node's lease ends): "

@@ -37,6 +37,8 @@ public class FanoutChannel implements ChannelHandler {
         subscription.whisperTo(streamOf(subscription));
         // The presence bench (loadgen presence-storm): clients join the stream's presence set.
         subscription.presenceIn(streamOf(subscription));
+        // Its clients join under ids of the load generator's numbering, not their (random) identities.
+        subscription.allowClientChosenPresenceIds();
     }
 
     @CableAction
