@@ -2,6 +2,7 @@ package io.quarkiverse.cable.deployment;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +21,7 @@ import org.jboss.jandex.MethodParameterInfo;
 
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
+import io.quarkiverse.cable.runtime.internals.Liveness;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
 import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
@@ -64,6 +66,7 @@ class CableWebSocketProcessor {
     private static final DotName WEB_SOCKET = DotName.createSimple(WebSocket.class);
     private static final DotName CABLE_STREAMS = DotName.createSimple(CableStreams.class);
     /** The callbacks WebSockets Next requires at least one of on a server endpoint. */
+    private static final DotName ON_PONG = DotName.createSimple(OnPongMessage.class);
     private static final List<DotName> REQUIRED_CALLBACKS = List.of(DotName.createSimple(OnOpen.class),
             DotName.createSimple(OnTextMessage.class), DotName.createSimple(OnBinaryMessage.class),
             DotName.createSimple(OnPingMessage.class), DotName.createSimple(OnPongMessage.class));
@@ -92,6 +95,7 @@ class CableWebSocketProcessor {
                         "io.quarkiverse.cable.runtime.core.StreamAuthorizerBean",
                         "io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck",
                         "io.quarkiverse.cable.runtime.websocket.StreamAuthorizationUpgradeCheck")
+                .addBeanClass(Liveness.class)
                 .setUnremovable().build();
     }
 
@@ -147,14 +151,18 @@ class CableWebSocketProcessor {
             StreamingEndpointsRecorder recorder, Capabilities capabilities) {
         Map<String, List<String>> templates = new HashMap<>();
         Map<String, List<String>> pathParameters = new HashMap<>();
+        Set<String> ownPongs = new HashSet<>();
         for (StreamingEndpointBuildItem endpoint : endpoints) {
             templates.put(endpoint.id(), endpoint.templates());
             pathParameters.put(endpoint.id(), List.copyOf(ChannelTemplate.parameters(endpoint.path())));
+            if (endpoint.endpoint().methods().stream().anyMatch(method -> method.hasDeclaredAnnotation(ON_PONG))) {
+                ownPongs.add(endpoint.id());
+            }
         }
         return SyntheticBeanBuildItem.configure(StreamingEndpoints.class)
                 .scope(Singleton.class)
                 .unremovable()
-                .supplier(recorder.endpoints(templates, pathParameters, capabilities.isPresent(Capability.JWT)))
+                .supplier(recorder.endpoints(templates, pathParameters, ownPongs, capabilities.isPresent(Capability.JWT)))
                 .done();
     }
 

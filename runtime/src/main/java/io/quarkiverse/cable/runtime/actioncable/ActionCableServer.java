@@ -30,6 +30,7 @@ import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.core.EncodedFrames;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.core.LocalSessions;
+import io.quarkiverse.cable.runtime.internals.Liveness;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
 import io.quarkiverse.cable.runtime.internals.WebSocketWire;
 import io.quarkiverse.cable.spi.Failure;
@@ -71,6 +72,9 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
 
     @Inject
     Event<CableConnectionEvent> connectionEvents;
+
+    @Inject
+    Liveness liveness;
 
     /** Generated at build time ({@link SocketAccess}); unresolvable only if the build step did not run. */
     @Inject
@@ -320,6 +324,9 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
         ActionCableConnection connection = new ActionCableConnection(id, outbox, this,
                 ActionCableProtocol.extended(socket.subprotocol()));
         connections.put(id, connection);
+        // Pinged with WebSocket ping frames, which both protocols' clients answer without code of their own: a client
+        // that vanished without closing is closed after quarkus.cable.websocket.pong-timeout.
+        liveness.watch(socket);
         // Taken out of the user data: held only until the connection is identified.
         ConnectionIdentification.Upgrade upgrade = new ConnectionIdentification.Upgrade(socket.handshakeRequest(),
                 socket.userData().remove(ActionCableUpgradeCheck.IDENTITY));
@@ -333,6 +340,7 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
         if (connection == null) {
             return; // refused at open (an unsupported protocol), or closed meanwhile
         }
+        liveness.heard(socket.id()); // a command (the extended protocol's pong among them) is a sign of life too
         long bytes = text.length() > maxCommandSize ? maxCommandSize + 1 : ConnectionOutbox.utf8Length(text);
         if (bytes > maxCommandSize) {
             refused(CableStats.Refusal.COMMAND_SIZE, "Action Cable connection " + connection.id

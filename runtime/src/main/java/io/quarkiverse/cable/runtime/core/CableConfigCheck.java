@@ -49,6 +49,15 @@ final class CableConfigCheck {
         positive("quarkus.cable.message-retention", config.messageRetention());
         atLeastOne("quarkus.cable.websocket.max-pending-frames", config.websocket().maxPendingFrames());
         positive("quarkus.cable.websocket.stall-timeout", config.websocket().stallTimeout());
+        if (config.websocket().pingInterval().toMillis() < 100) {
+            throw invalid("quarkus.cable.websocket.ping-interval", config.websocket().pingInterval(),
+                    "must be at least 100ms");
+        }
+        if (config.websocket().pongTimeout().compareTo(config.websocket().pingInterval()) <= 0) {
+            throw invalid("quarkus.cable.websocket.pong-timeout", config.websocket().pongTimeout(),
+                    "must be longer than quarkus.cable.websocket.ping-interval (" + config.websocket().pingInterval()
+                            + "): a client gets at least one ping to answer");
+        }
         atLeastOne("quarkus.cable.history.max-concurrent-replays", config.history().maxConcurrentReplays());
         atLeastOne("quarkus.cable.history.max-queued-replays", config.history().maxQueuedReplays());
         positive("quarkus.cable.history.queue-timeout", config.history().queueTimeout());

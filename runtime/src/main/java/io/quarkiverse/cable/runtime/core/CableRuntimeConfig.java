@@ -286,6 +286,24 @@ public interface CableRuntimeConfig {
         Duration stallTimeout();
 
         /**
+         * How often the cable sends an RFC 6455 ping frame to each of its WebSocket connections (the Action Cable
+         * endpoint's, `@StreamFrom` endpoints', and any connection that joined presence through `CableStreams`).
+         * Browsers and every conforming client answer with a pong without any code of their own; see `pong-timeout`.
+         */
+        @WithDefault("5s")
+        Duration pingInterval();
+
+        /**
+         * How long a WebSocket connection of the cable may stay silent (no pong, no frame at all) before it is closed
+         * with code 1001 and the reason `cable: no pong`, counted as `cable.connections.unresponsive`: a client that
+         * vanished without closing (a laptop lid, a network switch, a proxy that stopped forwarding) is noticed within
+         * this plus one `ping-interval`, and its presence then leaves when `quarkus.cable.presence.ttl` ends. Must be
+         * longer than `ping-interval`.
+         */
+        @WithDefault("15s")
+        Duration pongTimeout();
+
+        /**
          * Whether `@StreamFrom` streams write each broadcast as one shared UTF-8 buffer, encoded once for all the
          * connections that receive it, instead of WebSockets Next's `sendText`, which converts and copies the text
          * once per connection. The shared frames go to the socket under WebSockets Next, past its traffic logger and

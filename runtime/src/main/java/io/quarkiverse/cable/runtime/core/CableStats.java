@@ -88,6 +88,7 @@ public final class CableStats implements TransportCounters {
     private final LongAdder identityChanges = new LongAdder();
     private final LongAdder lostInFailover = new LongAdder();
     private final LongAdder presenceSessionsSwept = new LongAdder();
+    private final LongAdder closedUnresponsive = new LongAdder();
     private final Map<CableException.HistoryUnavailable.Reason, LongAdder> replaysRejected = new EnumMap<>(
             CableException.HistoryUnavailable.Reason.class);
     private volatile Observer observer = Observer.NONE;
@@ -194,6 +195,15 @@ public final class CableStats implements TransportCounters {
     @Override
     public void presenceSessionsSwept(int sessions) {
         presenceSessionsSwept.add(sessions);
+    }
+
+    /** A WebSocket connection closed because it answered no ping within the pong timeout. */
+    public void connectionUnresponsive() {
+        closedUnresponsive.increment();
+    }
+
+    public long unresponsiveConnections() {
+        return closedUnresponsive.sum();
     }
 
     public long presenceSessionsSwept() {

@@ -112,6 +112,9 @@ class CableMetrics {
         counter("cable.database.lost.messages", "Messages this node had read that were not on the database any more"
                 + " after an identity change (acknowledged, then lost in a failover)", stats,
                 CableStats::messagesLostInFailover);
+        counter("cable.connections.unresponsive", "WebSocket connections closed (1001, cable: no pong) because they sent"
+                + " nothing, not even a pong, for quarkus.cable.websocket.pong-timeout", stats,
+                CableStats::unresponsiveConnections);
         counter("cable.presence.sessions.swept", "Presence sessions of this node found in the database without a live"
                 + " connection and handed to the TTL by the sweep (each one a defect the sweep kept from leaving a"
                 + " ghost)", stats, CableStats::presenceSessionsSwept);

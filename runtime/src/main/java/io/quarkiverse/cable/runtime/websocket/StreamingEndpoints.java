@@ -2,6 +2,7 @@ package io.quarkiverse.cable.runtime.websocket;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The WebSockets Next endpoints that stream cable channels ({@code @StreamFrom}, or a {@code CableStreams} injection
@@ -13,15 +14,26 @@ public final class StreamingEndpoints {
     private final Map<String, List<String>> templates;
     private final Map<String, List<String>> pathParameters;
     private final boolean jwt;
+    private final Set<String> ownPongs;
 
     /**
      * Both maps hold every streaming endpoint; an endpoint that only injects {@code CableStreams} has no template.
      * {@code jwt}: the application has SmallRye JWT.
      */
-    StreamingEndpoints(Map<String, List<String>> templates, Map<String, List<String>> pathParameters, boolean jwt) {
+    StreamingEndpoints(Map<String, List<String>> templates, Map<String, List<String>> pathParameters,
+            Set<String> ownPongs, boolean jwt) {
         this.templates = Map.copyOf(templates);
         this.pathParameters = Map.copyOf(pathParameters);
+        this.ownPongs = Set.copyOf(ownPongs);
         this.jwt = jwt;
+    }
+
+    /**
+     * Whether the cable watches the endpoint's connections for pongs ({@code Liveness}): not when the endpoint has an
+     * {@code @OnPongMessage} of its own, which the cable's pong handler would replace.
+     */
+    public boolean watchesPongs(String endpointId) {
+        return contains(endpointId) && !ownPongs.contains(endpointId);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.quarkiverse.cable.runtime.websocket;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
@@ -16,8 +17,8 @@ import io.quarkus.runtime.annotations.Recorder;
 public class StreamingEndpointsRecorder {
 
     public Supplier<StreamingEndpoints> endpoints(Map<String, List<String>> templates,
-            Map<String, List<String>> pathParameters, boolean jwt) {
-        return () -> new StreamingEndpoints(templates, pathParameters, jwt);
+            Map<String, List<String>> pathParameters, Set<String> ownPongs, boolean jwt) {
+        return () -> new StreamingEndpoints(templates, pathParameters, ownPongs, jwt);
     }
 
     /** {@code generated}: an instance of {@link SocketAccess#GENERATED_CLASS}, made by recorded bytecode. */

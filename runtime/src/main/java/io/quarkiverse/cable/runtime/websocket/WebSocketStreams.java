@@ -29,6 +29,7 @@ import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.core.LocalSessions;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
+import io.quarkiverse.cable.runtime.internals.Liveness;
 import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
 import io.quarkiverse.cable.runtime.internals.WebSocketWire;
@@ -76,6 +77,9 @@ class WebSocketStreams implements CableStreams, LocalSessions {
     @Inject
     Vertx vertx;
 
+    @Inject
+    Liveness liveness;
+
     /** Generated at build time ({@link SocketAccess}); unresolvable only if the build step did not run. */
     @Inject
     Instance<SocketAccess> socketAccess;
@@ -112,6 +116,9 @@ class WebSocketStreams implements CableStreams, LocalSessions {
                 // The listener's first argument names the generated endpoint class; the id the templates are
                 // registered under is the connection's endpoint id.
                 startTemplates(endpoints.templates(connection.endpointId()), connection);
+                if (endpoints.watchesPongs(connection.endpointId())) {
+                    liveness.watch(connection); // a client that vanished without closing is noticed
+                }
                 if (endpoints.contains(connection.endpointId())) {
                     expiring.added(connection, UpgradeIdentity.identity(connection.userData()));
                 }
