@@ -53,6 +53,16 @@ public class ChatChannel implements ChannelHandler {
         subscription.joinPresence(user, new JsonObject().put("name", user));
     }
 
+    /**
+     * Typing indicators are objects: the server stamps each with its sender ({@code from}, the default of
+     * {@link ChannelHandler#whispered}), so a client cannot whisper as someone else; anything else is refused, since
+     * a bare string would carry no sender.
+     */
+    @Override
+    public Object whispered(ChannelSubscription sender, Object data) {
+        return data instanceof JsonObject ? ChannelHandler.super.whispered(sender, data) : null;
+    }
+
     @CableAction
     void speak(ChannelSubscription subscription, JsonObject data) {
         JsonObject message = new JsonObject().put("text", data.getString("text"))

@@ -105,19 +105,32 @@ class WhisperTest {
         WsClient carol = subscribed("carol", EXT, chat);
 
         ann.send(whisper(chat, "{\"event\":\"typing\",\"user\":\"ann\"}"));
-        ann.send(whisper(chat, "\"tshh\""));
-        // As AnyCable frames it: the data as it came (an object or a string), no type, no stream_id or offset.
+        ann.send(whisper(chat, "\"tshh\"")); // ChatChannel refuses whispers that are not objects: no sender in them
+        ann.send(whisper(chat, "{\"event\":\"stopped\"}"));
+        // As AnyCable frames it: the data, with the sender the server stamped, no type, no stream_id or offset.
         for (WsClient other : List.of(bob, carol)) {
-            other.awaitFrame(message(chat, "\"tshh\""));
-            assertThat(messages(other, chat)).containsExactly(message(chat, "{\"event\":\"typing\",\"user\":\"ann\"}"),
-                    message(chat, "\"tshh\""));
+            other.awaitFrame(message(chat, "{\"event\":\"stopped\",\"from\":\"ann\"}"));
+            assertThat(messages(other, chat)).containsExactly(
+                    message(chat, "{\"event\":\"typing\",\"user\":\"ann\",\"from\":\"ann\"}"),
+                    message(chat, "{\"event\":\"stopped\",\"from\":\"ann\"}"));
         }
-        // bob answers; ann hears him after her own two, which her connection left out.
+        // bob answers; ann hears him after her own, which her connection left out.
         bob.send(whisper(chat, "{\"from\":\"bob\"}"));
         ann.awaitFrame(message(chat, "{\"from\":\"bob\"}"));
         assertThat(messages(ann, chat)).containsExactly(message(chat, "{\"from\":\"bob\"}"));
         // Nothing of it is in the stream: no position, nothing to replay.
         assertThat(engine.position("chat:" + room)).isEmpty();
+    }
+
+    @Test
+    void aWhisperCarriesItsSenderAsTheServerKnowsIt() throws Exception {
+        String chat = chat(Channels.unique("forged"));
+        WsClient eve = subscribed("eve", EXT, chat);
+        WsClient alice = subscribed("alice", V1, chat);
+        // eve claims to be alice: the server overwrites the sender with eve's identity.
+        eve.send(whisper(chat, "{\"from\":\"alice\",\"typing\":true}"));
+        alice.awaitFrame(message(chat, "{\"from\":\"eve\",\"typing\":true}"));
+        assertThat(messages(alice, chat)).containsExactly(message(chat, "{\"from\":\"eve\",\"typing\":true}"));
     }
 
     @Test
@@ -184,7 +197,7 @@ class WhisperTest {
         // From node one to node two: the sender's session and the stream travel with it.
         ann.send(whisper(chat, "{\"to\":\"node two\"}"));
         String envelope = heardOnNodeTwo.poll(60, TimeUnit.SECONDS);
-        assertThat(envelope).isNotNull().endsWith("\n" + mark + "{\"to\":\"node two\"}");
+        assertThat(envelope).isNotNull().endsWith("\n" + mark + "{\"to\":\"node two\",\"from\":\"ann\"}");
         String annSession = envelope.substring(0, envelope.indexOf('\n'));
         assertThat(ann.received).anyMatch(frame -> frame.contains("\"sid\":\"" + annSession + "\""));
 

@@ -523,7 +523,20 @@ final class ActionCableConnection {
                     + server.whisperRate() + " per second (quarkus.cable.limits.whisper-rate); whispers dropped");
             return;
         }
-        subscription.whisper(io.vertx.core.json.Json.encode(data));
+        Object outgoing;
+        try {
+            outgoing = subscription.handler().whispered(subscription, data);
+        } catch (RuntimeException e) {
+            server.listenerFailure("whisper", "Action Cable connection " + id + ": " + subscription.channel().name()
+                    + ".whispered failed; the whisper is dropped: " + e);
+            return;
+        }
+        if (outgoing == null) {
+            invalid("whisper", "whispered on " + ActionCableCommand.clip(identifier) + ", and its channel "
+                    + subscription.channel().name() + " refused the whisper (ChannelHandler.whispered)");
+            return;
+        }
+        subscription.whisper(io.vertx.core.json.Json.encode(outgoing));
     }
 
     private void perform(String identifier, Object data) {
