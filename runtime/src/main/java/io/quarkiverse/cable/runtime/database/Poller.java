@@ -238,7 +238,11 @@ final class Poller {
         }
         long anchor = renewed ? state.since() : state.lastId();
         if (anchor >= cursor) {
-            // Nothing this node read is missing: no row to read again.
+            // Nothing this node read is missing: no row to read again. Still said once, as a warning (the failover
+            // page promises it from every node's poller): every recovery on this node now answers "history lost".
+            LOG.warnf("Quarkus Cable: the database is not the one this node read from (identity now %s); nothing"
+                    + " this node had read is missing from it; channels get new epochs, so clients recovering across"
+                    + " the change are told their history is lost", state.identity());
             return renewed;
         }
         long lost = cursor - anchor;
