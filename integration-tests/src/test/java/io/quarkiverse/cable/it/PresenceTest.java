@@ -226,6 +226,37 @@ class PresenceTest {
     }
 
     @Test
+    void aMemberThatJoinsAgainWithOtherInfoIsAnUpdateEveryoneHears() throws Exception {
+        String chat = chat(Channels.unique("renamed"));
+        WsClient annTab1 = subscribed("ann", EXT, chat);
+        WsClient annTab2 = subscribed("ann", EXT, chat);
+        WsClient bob = subscribed("bob", V1, chat);
+        LinkedBlockingQueue<PresenceEvent> events = new LinkedBlockingQueue<>();
+        String stream = "chat:" + chat.substring(chat.indexOf("\"room\":\"") + 8, chat.lastIndexOf('"'));
+        Cancellable listening = presence.events(stream).subscribe().with(events::add);
+        try {
+            annTab1.send(join(chat, "\"ann\"", "{\"name\":\"Ann\"}"));
+            bob.awaitFrame(presenceFrame(chat, "{\"type\":\"join\",\"id\":\"ann\",\"info\":{\"name\":\"Ann\"}}"));
+            // Her second tab with the same info: silent. Then with a new name: an update, to every member.
+            annTab2.send(join(chat, "\"ann\"", "{\"name\":\"Ann\"}"));
+            annTab2.send(join(chat, "\"ann\"", "{\"name\":\"Ann B.\"}"));
+            String update = presenceFrame(chat, "{\"type\":\"update\",\"id\":\"ann\",\"info\":{\"name\":\"Ann B.\"}}");
+            bob.awaitFrame(update);
+            annTab1.awaitFrame(update);
+            assertThat(bob.received.stream().filter(frame -> frame.contains("\"type\":\"update\""))).hasSize(1);
+            assertThat(events.poll(60, TimeUnit.SECONDS)).isEqualTo(
+                    new PresenceEvent(stream, PresenceEvent.Type.JOIN, "ann", "{\"name\":\"Ann\"}"));
+            assertThat(events.poll(60, TimeUnit.SECONDS)).isEqualTo(
+                    new PresenceEvent(stream, PresenceEvent.Type.UPDATE, "ann", "{\"name\":\"Ann B.\"}"));
+            bob.send(info(chat));
+            bob.awaitFrame(presenceFrame(chat,
+                    "{\"type\":\"info\",\"total\":1,\"records\":[{\"id\":\"ann\",\"info\":{\"name\":\"Ann B.\"}}]}"));
+        } finally {
+            listening.cancel();
+        }
+    }
+
+    @Test
     void aChannelThatAllowsClientChosenIdsSaysSoInCode() throws Exception {
         // ChatChannel's open-* rooms call allowClientChosenPresenceIds(): there any id goes, and it proves nothing.
         String chat = chat(Channels.unique("open-lobby"));
@@ -282,11 +313,13 @@ class PresenceTest {
         ivy.awaitFrame(presenceFrame(chat, "{\"type\":\"join\",\"id\":\"jay\",\"info\":{\"on\":2}}"));
         assertThat(onNodeOne.poll(60, TimeUnit.SECONDS))
                 .isEqualTo(new PresenceEvent(stream, PresenceEvent.Type.JOIN, "jay", "{\"on\":2}"));
-        // Node one's client joins with the same id: one id across nodes, no event.
+        // Node one's client joins with the same id: one id across nodes, no join; its info (none) is an update.
         ivy.send(join(chat, "\"jay\"", null));
         ivy.send(info(chat));
         ivy.awaitFrame(presenceFrame(chat, "{\"type\":\"info\",\"total\":1,\"records\":[{\"id\":\"jay\"}]}"));
         assertThat(presence.count(stream).toCompletableFuture().get(60, TimeUnit.SECONDS)).isEqualTo(1);
+        assertThat(onNodeOne.poll(60, TimeUnit.SECONDS))
+                .isEqualTo(new PresenceEvent(stream, PresenceEvent.Type.UPDATE, "jay", null));
 
         // Node two's session disconnects and reconnects within node two's TTL: invisible.
         nodeTwo.presence().disconnected("node-two-session-1");

@@ -11,7 +11,8 @@ import io.vertx.core.json.JsonObject;
 /**
  * A presence event as it travels on {@link #CHANNEL}: {@code <length of the channel's name>:<channel>
  * <event>}, where the event is the JSON an Action Cable client gets as the {@code message} of a presence frame
- * ({@code {"type":"join","id":"42","info":{...}}}, {@code {"type":"leave","id":"42"}}), so a node sends it on unparsed.
+ * ({@code {"type":"join","id":"42","info":{...}}}, {@code {"type":"update","id":"42","info":{...}}},
+ * {@code {"type":"leave","id":"42"}}), so a node sends it on unparsed.
  */
 public record PresenceEnvelope(String channel, String eventJson) {
 
@@ -30,6 +31,15 @@ public record PresenceEnvelope(String channel, String eventJson) {
      */
     public static List<OutgoingMessage> joined(String channel, String presenceId, String infoJson, boolean inStream) {
         return messages(channel, "{\"type\":\"join\",\"id\":" + Json.encode(presenceId)
+                + (infoJson == null ? "" : ",\"info\":" + infoJson) + "}", inStream);
+    }
+
+    /**
+     * The messages a join of a member already in the set writes when it brings other info (Phoenix's
+     * {@code presence_diff}, Ably's {@code update}): every member sees the new info without asking {@code info()}.
+     */
+    public static List<OutgoingMessage> updated(String channel, String presenceId, String infoJson, boolean inStream) {
+        return messages(channel, "{\"type\":\"update\",\"id\":" + Json.encode(presenceId)
                 + (infoJson == null ? "" : ",\"info\":" + infoJson) + "}", inStream);
     }
 
@@ -81,7 +91,11 @@ public record PresenceEnvelope(String channel, String eventJson) {
     public PresenceEvent event() {
         JsonObject event = new JsonObject(eventJson);
         Object info = event.getValue("info");
-        return new PresenceEvent(channel, "join".equals(event.getString("type")) ? PresenceEvent.Type.JOIN
-                : PresenceEvent.Type.LEAVE, event.getString("id"), info == null ? null : Json.encode(info));
+        PresenceEvent.Type type = switch (event.getString("type")) {
+            case "join" -> PresenceEvent.Type.JOIN;
+            case "update" -> PresenceEvent.Type.UPDATE;
+            default -> PresenceEvent.Type.LEAVE;
+        };
+        return new PresenceEvent(channel, type, event.getString("id"), info == null ? null : Json.encode(info));
     }
 }

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -90,8 +91,8 @@ final class DatabasePresence implements PresenceStore {
     private record Outcome<T>(T value, Change change) {
     }
 
-    /** A committed join or leave, and the message rows it wrote. */
-    private record Change(String channel, String presenceId, boolean joined, int rows) {
+    /** A committed join, update or leave, and the message rows it wrote; {@code joined} is null for an update. */
+    private record Change(String channel, String presenceId, Boolean joined, int rows) {
     }
 
     /** {@code afterCommit} gets the number of event rows each committed transaction wrote (wakes the poller). */
@@ -197,15 +198,22 @@ final class DatabasePresence implements PresenceStore {
 
     private Outcome<Boolean> joinIn(Connection c, String channel, long hash, String presenceId, String sessionId,
             String infoJson, Instant now) throws SQLException {
-        table.upsert(c, hash, channel, presenceId, infoJson, now); // locks the id's row first
+        PresenceTable.Member before = table.member(c, hash, presenceId); // locks the id's row when it exists
+        table.upsert(c, hash, channel, presenceId, infoJson, now); // locks it in any case
         PresenceTable.Sessions sessions = table.sessions(c, hash, presenceId, sessionId);
         if (sessions.mine()) {
             table.reviveSession(c, hash, presenceId, sessionId, nodeId);
-            return new Outcome<>(false, null);
+        } else {
+            table.addSession(c, hash, presenceId, sessionId, nodeId);
         }
-        table.addSession(c, hash, presenceId, sessionId, nodeId);
-        if (sessions.total() > 0) {
-            return new Outcome<>(false, null); // another session (or one within its TTL) holds the id: no event
+        if (sessions.mine() || sessions.total() > 0) {
+            // The id was in the set already: no join, but other info is an update every member hears.
+            if (before == null || Objects.equals(before.info(), infoJson)) {
+                return new Outcome<>(false, null);
+            }
+            int rows = writeEvent(c, PresenceEnvelope.updated(channel, presenceId, infoJson, settings.inStream(channel)),
+                    now);
+            return new Outcome<>(false, new Change(channel, presenceId, null, rows));
         }
         int rows = writeEvent(c, PresenceEnvelope.joined(channel, presenceId, infoJson, settings.inStream(channel)), now);
         return new Outcome<>(true, new Change(channel, presenceId, true, rows));
@@ -378,7 +386,7 @@ final class DatabasePresence implements PresenceStore {
                         if (change != null) {
                             afterCommit.accept(change.rows());
                             Changes listener = changes;
-                            if (listener != null) {
+                            if (listener != null && change.joined() != null) {
                                 listener.changed(change.channel(), change.presenceId(), change.joined());
                             }
                         }

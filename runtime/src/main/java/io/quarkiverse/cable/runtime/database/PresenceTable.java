@@ -27,6 +27,10 @@ final class PresenceTable {
     record Sessions(int total, boolean mine) {
     }
 
+    /** An id in a set, and its info (JSON text, or null). */
+    record Member(String info) {
+    }
+
     /** A node's lease that ran out. */
     record Lease(String nodeId, LocalDateTime until) {
     }
@@ -55,6 +59,17 @@ final class PresenceTable {
             }
             s.setObject(5, utc(now));
             s.executeUpdate();
+        }
+    }
+
+    /** Locks the id's row and reads its info; null when the id is not in the set. */
+    Member member(Connection c, long hash, String presenceId) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(sql.lockPresenceInfo())) {
+            s.setLong(1, hash);
+            s.setString(2, presenceId);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? new Member(rs.getString(1)) : null;
+            }
         }
     }
 

@@ -329,6 +329,10 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
      */
     public abstract String upsertPresence();
 
+    public String lockPresenceInfo() {
+        return "SELECT info FROM cable_presence WHERE channel_hash = ? AND presence_id = ? FOR UPDATE";
+    }
+
     public String lockPresence() {
         return "SELECT channel FROM cable_presence WHERE channel_hash = ? AND presence_id = ? FOR UPDATE";
     }

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -72,11 +73,15 @@ final class MemoryPresence implements PresenceStore {
                 entry = new Entry();
                 channels.get(channel).put(presenceId, entry);
             }
+            boolean updated = !added && !Objects.equals(entry.info, infoJson);
             entry.info = infoJson;
             entry.sessions.put(sessionId, 0L);
             bySession.computeIfAbsent(sessionId, ignored -> new HashSet<>()).add(entry);
             if (added) {
                 PresenceEnvelope.joined(channel, presenceId, infoJson, settings.inStream(channel)).forEach(publish);
+            } else if (updated) {
+                // Already in the set with other info: every member hears the new info, as the database adapter's.
+                PresenceEnvelope.updated(channel, presenceId, infoJson, settings.inStream(channel)).forEach(publish);
             }
             return added;
         }

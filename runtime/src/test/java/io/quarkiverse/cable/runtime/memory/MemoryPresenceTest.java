@@ -40,7 +40,9 @@ class MemoryPresenceTest {
                 List.of(new PresenceRecord("ann", "{\"tab\":2}"))));
         assertThat(presence.leave("room", "ann", "s2")).isTrue();
         assertThat(presence.leave("room", "ann", "s2")).isFalse();
+        // The second session brought other info: no join, an update every member hears.
         assertThat(published).containsExactly("4:room{\"type\":\"join\",\"id\":\"ann\",\"info\":{\"tab\":1}}",
+                "4:room{\"type\":\"update\",\"id\":\"ann\",\"info\":{\"tab\":2}}",
                 "4:room{\"type\":\"leave\",\"id\":\"ann\"}");
         assertThat(presence.count("room")).isZero();
     }
@@ -91,7 +93,7 @@ class MemoryPresenceTest {
         MemoryPresence inStream = new MemoryPresence(new PresenceSettings(Duration.ofSeconds(15), 2, 1024, false, true),
                 message -> messages.add(message.channel() + " " + new String(message.payload(), StandardCharsets.UTF_8)));
         inStream.join("room", "ann", "s1", "{\"tab\":1}");
-        inStream.join("room", "ann", "s2", null); // no change: nothing written
+        inStream.join("room", "ann", "s2", "{\"tab\":1}"); // no change: nothing written
         inStream.leave("room", "ann", "s1");
         inStream.leave("room", "ann", "s2");
         inStream.join(IdentityChannels.IDENTITIES_PRESENT, "user=ann", "s1", null);
