@@ -21,7 +21,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
+import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.spi.ChannelHash;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -44,7 +47,7 @@ class WhisperRetentionTest {
     public static class ShortLiveRetention implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.cable.trim.live-retention", "2s");
+            return Map.of("quarkus.cable.trim.live-retention", "2s", "quarkus.cable.limits.max-whisper-size", "1K");
         }
     }
 
@@ -57,6 +60,10 @@ class WhisperRetentionTest {
 
     @Inject
     AgroalDataSource dataSource;
+
+    @Inject
+    @Internal
+    CableEngine engine;
 
     private final List<WsClient> clients = new ArrayList<>();
 
@@ -111,6 +118,30 @@ class WhisperRetentionTest {
                 .until(() -> rows(IdentityChannels.WHISPERS, before) == 0 && rows(IdentityChannels.PRESENCE, before) == 0);
         // The stream's message is within message-retention (1 day): kept, as recovery promises.
         assertThat(rows("chat:" + room, before)).isEqualTo(streamRows);
+    }
+
+    @Test
+    void aWhisperOverTheSizeLimitIsDroppedCountedAndNeverStored() throws Exception {
+        long before = newestId();
+        String chat = chat(Channels.unique("size"));
+        WsClient ann = subscribed("ann", EXT, chat);
+        WsClient bob = subscribed("bob", V1, chat);
+        long refusedBefore = engine.stats().refusals(CableStats.Refusal.WHISPER_SIZE);
+        // 1 KiB is the limit: the JSON of the data, in UTF-8 bytes ("é" is two).
+        String fits = "\"" + "é".repeat(511) + "\""; // 1,024 bytes with its quotes
+        String over = "\"" + "é".repeat(512) + "\""; // 1,026
+        ann.send(whisper(chat, over));
+        ann.send(whisper(chat, fits));
+        String text = Channels.unique("fence");
+        ann.send(new JsonObject().put("command", "message").put("identifier", chat)
+                .put("data", new JsonObject().put("action", "speak").put("text", text).encode()).encode());
+        bob.awaitFrame("{\"identifier\":" + Json.encode(chat) + ",\"message\":"
+                + new JsonObject().put("text", text).put("user", "ann").encode() + "}");
+        // The one that fits arrived, the other did not, and only the one that fits was ever stored.
+        assertThat(bob.received).anyMatch(frame -> frame.contains(fits)).noneMatch(frame -> frame.contains(over));
+        assertThat(engine.stats().refusals(CableStats.Refusal.WHISPER_SIZE) - refusedBefore).isEqualTo(1);
+        assertThat(rows(IdentityChannels.WHISPERS, before)).isLessThanOrEqualTo(1);
+        assertThat(ann.closeStatus).isNotDone();
     }
 
     private long rows(String channel, long after) throws SQLException {

@@ -496,7 +496,8 @@ final class ActionCableConnection {
 
     /**
      * A whisper: to the other subscribers of the subscription's whisper stream, when its channel allowed one
-     * ({@code whisperTo}); dropped otherwise, and over {@code quarkus.cable.limits.whisper-rate}. No answer either way,
+     * ({@code whisperTo}); dropped otherwise, over {@code quarkus.cable.limits.max-whisper-size} and over
+     * {@code quarkus.cable.limits.whisper-rate}. No answer either way,
      * as in AnyCable: a whisper is best effort.
      */
     private void whisper(String identifier, Object data) {
@@ -514,6 +515,15 @@ final class ActionCableConnection {
                     + subscription.channel().name() + " allows no whispers (ChannelSubscription.whisperTo)");
             return;
         }
+        String dataJson = io.vertx.core.json.Json.encode(data);
+        // Checked before the rate, so a refused whisper costs no token. UTF-8 bytes: what the database row holds.
+        long size = utf8Length(dataJson);
+        if (size > server.maxWhisperSize()) {
+            server.refused(CableStats.Refusal.WHISPER_SIZE, "Action Cable connection " + id + " whispered " + size
+                    + " bytes, over " + server.maxWhisperSize()
+                    + " (quarkus.cable.limits.max-whisper-size); whisper dropped");
+            return;
+        }
         boolean admitted;
         synchronized (whisperRate) {
             admitted = whisperRate.take();
@@ -523,7 +533,27 @@ final class ActionCableConnection {
                     + server.whisperRate() + " per second (quarkus.cable.limits.whisper-rate); whispers dropped");
             return;
         }
-        subscription.whisper(io.vertx.core.json.Json.encode(data));
+        subscription.whisper(dataJson);
+    }
+
+    /** The UTF-8 length of {@code text}, without encoding it. */
+    private static long utf8Length(String text) {
+        long bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 
     private void perform(String identifier, Object data) {

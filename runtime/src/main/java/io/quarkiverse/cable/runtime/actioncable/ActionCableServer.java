@@ -89,6 +89,7 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
     private boolean whispersEnabled;
     private Whispers whispers;
     private int whisperBurst;
+    private long maxWhisperSize;
     private ConnectionOutbox.OutboxLimits outboxLimits;
     private SocketAccess sockets;
 
@@ -104,6 +105,7 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
         whispersEnabled = config.actionCable().whispersEnabled();
         whispers = new Whispers(engine);
         whisperBurst = limits.whisperBurst();
+        maxWhisperSize = limits.maxWhisperSize().asLongValue();
         identifier = new ConnectionIdentification(identification, config.actionCable().identificationTimeout());
         openBoundNanos = config.actionCable().identificationTimeout().toNanos();
         outboxLimits = ConnectionOutbox.OutboxLimits.of(config);
@@ -251,6 +253,10 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
 
     int whisperBurst() {
         return whisperBurst;
+    }
+
+    long maxWhisperSize() {
+        return maxWhisperSize;
     }
 
     /**
