@@ -496,7 +496,8 @@ final class ActionCableConnection {
 
     /**
      * A whisper: to the other subscribers of the subscription's whisper stream, when its channel allowed one
-     * ({@code whisperTo}); dropped otherwise, and over {@code quarkus.cable.limits.whisper-rate}. No answer either way,
+     * ({@code whisperTo}); dropped otherwise, over {@code quarkus.cable.limits.max-whisper-size} and over
+     * {@code quarkus.cable.limits.whisper-rate}. No answer either way,
      * as in AnyCable: a whisper is best effort.
      */
     private void whisper(String identifier, Object data) {
@@ -512,6 +513,15 @@ final class ActionCableConnection {
         if (subscription.whisperStream() == null) {
             invalid("whisper", "whispered on " + ActionCableCommand.clip(identifier) + ", whose channel "
                     + subscription.channel().name() + " allows no whispers (ChannelSubscription.whisperTo)");
+            return;
+        }
+        String dataJson = io.vertx.core.json.Json.encode(data);
+        // Checked before the rate, so a refused whisper costs no token. UTF-8 bytes: what the database row holds.
+        long size = ConnectionOutbox.utf8Length(dataJson);
+        if (size > server.maxWhisperSize()) {
+            server.refused(CableStats.Refusal.WHISPER_SIZE, "Action Cable connection " + id + " whispered " + size
+                    + " bytes, over " + server.maxWhisperSize()
+                    + " (quarkus.cable.limits.max-whisper-size); whisper dropped");
             return;
         }
         boolean admitted;

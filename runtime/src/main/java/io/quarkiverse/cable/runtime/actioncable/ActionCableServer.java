@@ -93,6 +93,7 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
     private boolean whispersEnabled;
     private Whispers whispers;
     private int whisperBurst;
+    private long maxWhisperSize;
     private ConnectionOutbox.OutboxLimits outboxLimits;
     private SocketAccess sockets;
 
@@ -108,6 +109,7 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
         whispersEnabled = config.actionCable().whispersEnabled();
         whispers = new Whispers(engine);
         whisperBurst = limits.whisperBurst();
+        maxWhisperSize = limits.maxWhisperSize().asLongValue();
         identifier = new ConnectionIdentification(identification, config.actionCable().identificationTimeout());
         openBoundNanos = config.actionCable().identificationTimeout().toNanos();
         outboxLimits = ConnectionOutbox.OutboxLimits.of(config);
@@ -255,6 +257,10 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
 
     int whisperBurst() {
         return whisperBurst;
+    }
+
+    long maxWhisperSize() {
+        return maxWhisperSize;
     }
 
     /**

@@ -47,6 +47,13 @@ final class CableConfigCheck {
         positive("quarkus.cable.writer.commit-timeout", config.writer().commitTimeout());
         atLeastOne("quarkus.cable.trim.batch-size", config.trim().batchSize());
         positive("quarkus.cable.message-retention", config.messageRetention());
+        Duration liveRetention = config.trim().liveRetention();
+        // Whispers and presence events must outlive a few polls of every node, or a poller that is merely on time
+        // would find them deleted.
+        if (liveRetention.compareTo(config.pollingInterval().multipliedBy(10)) < 0) {
+            throw invalid("quarkus.cable.trim.live-retention", liveRetention,
+                    "must be at least 10 times quarkus.cable.polling-interval (" + config.pollingInterval() + ")");
+        }
         atLeastOne("quarkus.cable.websocket.max-pending-frames", config.websocket().maxPendingFrames());
         positive("quarkus.cable.websocket.stall-timeout", config.websocket().stallTimeout());
         if (config.websocket().pingInterval().toMillis() < 100) {
@@ -86,6 +93,7 @@ final class CableConfigCheck {
         atLeastOne("quarkus.cable.limits.command-burst", config.limits().commandBurst());
         atLeastOne("quarkus.cable.limits.whisper-rate", config.limits().whisperRate());
         atLeastOne("quarkus.cable.limits.whisper-burst", config.limits().whisperBurst());
+        atLeastOne("quarkus.cable.limits.max-whisper-size", config.limits().maxWhisperSize());
         history(config.history());
         wakeup(config.wakeup());
         httpBroadcast(config.httpBroadcast());

@@ -81,6 +81,21 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("100")
         int batchSize();
+
+        /**
+         * How long the rows of the cable's live-only channels are kept: whispers (`cable:whispers`), presence events
+         * (`cable:presence`) and disconnect commands (`cable:control:disconnect`). Every node's poller delivers them
+         * live and nothing ever replays them (clients may not stream these channels, and a node starts at the newest
+         * row), so they are kept only long enough for every live node's poller to have read them, not for
+         * `message-retention`. The trimmer deletes them on a schedule of its own (every half of this, whatever is
+         * written, and also when `trim.enabled` is false), so a row lives at most about 1.5 times this. A node whose
+         * poller is further behind than this (or whose clock is this far ahead of the writer's) misses them: whispers
+         * and live presence frames are best effort; the presence sets themselves are not messages and are not
+         * affected. At least 10 times `polling-interval`. With `presence.in-stream`, a join's or leave's copy in its
+         * channel's stream is an ordinary message, kept for `message-retention`.
+         */
+        @WithDefault("30s")
+        Duration liveRetention();
     }
 
     /**
@@ -496,6 +511,16 @@ public interface CableRuntimeConfig {
         /** How many whispers one Action Cable connection may send at once above `whisper-rate` (the bucket's size). */
         @WithDefault("40")
         int whisperBurst();
+
+        /**
+         * The largest whisper's data, in UTF-8 bytes of its JSON. A larger whisper is dropped and counted
+         * (`cable.limits.refusals`, reason `whisper_size`); the connection stays. With `whisper-rate`, `whisper-burst`
+         * and `trim.live-retention` it bounds what one connection's whispers can make the database hold: about rate x
+         * size x 1.5 x live retention, 20/s x 4 KiB x 45 s = 3.6 MiB with the defaults (a typing indicator or a cursor
+         * is a few dozen bytes).
+         */
+        @WithDefault("4K")
+        MemorySize maxWhisperSize();
     }
 
     interface ActionCable {

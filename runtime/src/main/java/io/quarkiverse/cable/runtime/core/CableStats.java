@@ -37,7 +37,9 @@ public final class CableStats implements TransportCounters {
         /** Commands faster than limits.command-rate (with limits.command-burst). */
         COMMAND_RATE,
         /** Whispers faster than limits.whisper-rate (with limits.whisper-burst): dropped, the connection stays. */
-        WHISPER_RATE;
+        WHISPER_RATE,
+        /** A whisper's data over limits.max-whisper-size: dropped, the connection stays. */
+        WHISPER_SIZE;
 
         /** The metric tag and log key. */
         public String tag() {

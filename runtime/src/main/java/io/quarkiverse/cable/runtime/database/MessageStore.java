@@ -201,14 +201,37 @@ public final class MessageStore {
         try (PreparedStatement select = connection.prepareStatement(sql.selectExpiredForTrim())) {
             select.setObject(1, LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC));
             select.setInt(2, limit);
-            List<Long> found = new ArrayList<>();
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    found.add(rows.getLong(1));
-                }
-            }
-            ids = found.stream().mapToLong(Long::longValue).toArray();
+            ids = ids(select);
         }
+        return delete(connection, ids);
+    }
+
+    /**
+     * Deletes up to {@code limit} messages of one channel created before {@code cutoff}, in the caller's transaction
+     * (the live-only channels' short retention, see {@link Trimmer}). Rows another node is deleting are skipped.
+     */
+    public int trimChannel(Connection connection, long channelHash, Instant cutoff, int limit) throws SQLException {
+        long[] ids;
+        try (PreparedStatement select = connection.prepareStatement(sql.selectExpiredOfChannel())) {
+            select.setLong(1, channelHash);
+            select.setObject(2, LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC));
+            select.setInt(3, limit);
+            ids = ids(select);
+        }
+        return delete(connection, ids);
+    }
+
+    private static long[] ids(PreparedStatement select) throws SQLException {
+        List<Long> found = new ArrayList<>();
+        try (ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                found.add(rows.getLong(1));
+            }
+        }
+        return found.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private int delete(Connection connection, long[] ids) throws SQLException {
         int deleted = 0;
         for (int from = 0; from < ids.length; from += InList.MAX) {
             int to = Math.min(ids.length, from + InList.MAX);

@@ -59,6 +59,14 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
      */
     public abstract String selectExpiredForTrim();
 
+    /**
+     * One live-only channel's rows created before a time (whispers, presence events: see {@link Trimmer}), oldest
+     * first, skipping rows another node is deleting right now. The (channel_hash, stream_position) index serves it:
+     * positions follow commit order, so the expired rows come first, and the channel holds only what the live
+     * retention keeps, so the scan stays short.
+     */
+    public abstract String selectExpiredOfChannel();
+
     /** What {@code quarkus.cable.wakeup.mode=auto} means on this database. */
     public abstract WakeupMode defaultWakeup();
 
@@ -489,6 +497,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
             // H2 is one process; plain row locks are enough.
             return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE";
         }
+
+        @Override
+        public String selectExpiredOfChannel() {
+            return "SELECT id FROM cable_messages WHERE channel_hash = ? AND created_at < ? ORDER BY stream_position"
+                    + " LIMIT ? FOR UPDATE";
+        }
     }
 
     static final class PostgreSql extends SqlDialect {
@@ -604,6 +618,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         @Override
         public String selectExpiredForTrim() {
             return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED";
+        }
+
+        @Override
+        public String selectExpiredOfChannel() {
+            return "SELECT id FROM cable_messages WHERE channel_hash = ? AND created_at < ? ORDER BY stream_position"
+                    + " LIMIT ? FOR UPDATE SKIP LOCKED";
         }
 
         /** The doorbell payload of SQL broadcasts: no node's id, so every node's poller wakes. */
@@ -840,6 +860,12 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
         public String selectExpiredForTrim() {
             // MariaDB 10.6+ and MySQL 8+ both accept SKIP LOCKED.
             return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED";
+        }
+
+        @Override
+        public String selectExpiredOfChannel() {
+            return "SELECT id FROM cable_messages WHERE channel_hash = ? AND created_at < ? ORDER BY stream_position"
+                    + " LIMIT ? FOR UPDATE SKIP LOCKED";
         }
 
         @Override

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -11,6 +12,8 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
+import io.quarkiverse.cable.runtime.core.IdentityChannels;
+import io.quarkiverse.cable.spi.ChannelHash;
 import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.TransportCounters;
@@ -23,6 +26,13 @@ import io.quarkiverse.cable.spi.Worker;
  * is twice the write rate for any batch size (Solid Cable's random draw never trims at a batch size of 2), without
  * the variance of a random draw. When a trim finds fewer expired rows than a batch, the debt is forgiven: the table
  * is clean.
+ * <p>
+ * The live-only channels (whispers, presence events, disconnect commands) are never replayed: every node's poller
+ * delivers their rows live, and nothing reads them afterwards. Keeping them for {@code message-retention} (a day)
+ * let one connection's whispers fill the database with gigabytes. So they have a retention of their own,
+ * {@code trim.live-retention}, enforced every half of it on a schedule that does not depend on trim credit (a burst
+ * of whispers followed by silence owes no trim, and its rows must still go), nor on {@code trim.enabled} (that turns
+ * off the cable's deletion of what the application may still want; nobody wants whispers a day later).
  */
 public final class Trimmer {
 
@@ -33,6 +43,12 @@ public final class Trimmer {
     private final boolean autotrim;
     private final int batchSize;
     private final Duration retention;
+    /** The channels whose rows are only read live, by every node's poller (see the class comment). */
+    static final List<String> LIVE_ONLY_CHANNELS = List.of(IdentityChannels.WHISPERS, IdentityChannels.PRESENCE,
+            IdentityChannels.CONTROL);
+    private static final long[] LIVE_ONLY_HASHES = LIVE_ONLY_CHANNELS.stream().mapToLong(ChannelHash::of).toArray();
+    private final Duration liveRetention;
+    private final long livePeriodNanos;
     private final TransportCounters stats;
     private final FailureLog failures;
     private final AtomicLong credit = new AtomicLong();
@@ -45,6 +61,8 @@ public final class Trimmer {
         this.batchSize = config.trim().batchSize();
         // Trimming keeps what the recovery window promises.
         this.retention = HistorySettings.retentionFor(config.messageRetention(), config.history().window());
+        this.liveRetention = config.trim().liveRetention();
+        this.livePeriodNanos = Math.max(1, liveRetention.toNanos() / 2);
         this.stats = stats;
         this.failures = new FailureLog(LOG, stats);
     }
@@ -101,10 +119,50 @@ public final class Trimmer {
         }
     }
 
+    /**
+     * Deletes the live-only channels' rows older than {@code trim.live-retention}, batch after batch until none is
+     * left; returns how many were deleted.
+     */
+    public int trimLiveOnce() throws SQLException {
+        Instant cutoff = Instant.now().minus(liveRetention);
+        int total = 0;
+        try (Connection connection = store.connection()) {
+            for (long channelHash : LIVE_ONLY_HASHES) {
+                int deleted;
+                do {
+                    connection.setAutoCommit(false);
+                    try {
+                        deleted = store.trimChannel(connection, channelHash, cutoff, batchSize);
+                        connection.commit();
+                    } catch (SQLException | RuntimeException e) {
+                        connection.rollback();
+                        throw e;
+                    } finally {
+                        connection.setAutoCommit(true);
+                    }
+                    stats.trimmed(deleted);
+                    total += deleted;
+                    // A short batch: this channel has nothing expired left (or only rows another node is deleting).
+                } while (deleted == batchSize && worker.running());
+            }
+        }
+        return total;
+    }
+
     private void run() {
+        long nextLiveTrim = System.nanoTime() + livePeriodNanos;
         while (worker.running()) {
+            if (System.nanoTime() - nextLiveTrim >= 0) {
+                try {
+                    trimLiveOnce();
+                } catch (SQLException | RuntimeException e) {
+                    failures.record(Failure.TRIM, "Cable trim of live-only channels failed: " + e.getMessage(), null);
+                }
+                nextLiveTrim = System.nanoTime() + livePeriodNanos;
+                continue;
+            }
             if (trimsOwed.get() == 0) {
-                LockSupport.park(this);
+                LockSupport.parkNanos(this, nextLiveTrim - System.nanoTime());
                 continue;
             }
             try {
