@@ -32,6 +32,7 @@ import io.vertx.core.json.JsonObject;
  * until TCP gave up, about 15 minutes.
  */
 @QuarkusTest
+@DatabaseIndependent
 @TestProfile(LivenessTest.ShortDeadline.class)
 class LivenessTest {
 

@@ -32,6 +32,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * skipped the hand-off to the TTL, and the id stayed in the set for as long as the node lived (5 ghosts of 16).
  */
 @QuarkusTest
+@OncePerServer
 class PresenceChurnTest {
 
     @TestHTTPResource("/")
