@@ -41,6 +41,7 @@ import io.vertx.core.json.JsonObject;
  * {@code message-retention} (one day here). A short live retention so the test waits seconds, not the default 30 s.
  */
 @QuarkusTest
+@OncePerServer
 @TestProfile(WhisperRetentionTest.ShortLiveRetention.class)
 class WhisperRetentionTest {
 
