@@ -423,6 +423,34 @@ class PresenceTest {
         return Long.parseLong(single(sql));
     }
 
+    /**
+     * A row on the presence channel the cable did not write (SQL with the table's rights; the SQL broadcast refuses
+     * the channel) whose event is not a join or leave of the cable's shape is dropped, not spliced into the presence
+     * frames of the channel's subscribers, where it would close the frame's object and add its own
+     * {@code "type":"disconnect","reconnect":false}. A real join after it still arrives; one reader hands the channel
+     * over in id order, so the forged rows were read before it.
+     */
+    @Test
+    void aForgedPresenceRowIsDroppedNotSplicedIntoFrames() throws Exception {
+        String room = Channels.unique("forged");
+        String chat = chat(room);
+        String stream = "chat:" + room;
+        WsClient bob = subscribed("bob", EXT, chat);
+        for (String event : List.of("{\"type\":\"join\",\"id\":\"x\"},\"type\":\"disconnect\",\"reconnect\":false",
+                "null,\"type\":\"disconnect\",\"reconnect\":false", "{\"type\":\"disconnect\",\"reconnect\":false}",
+                "{\"type\":\"join\",\"id\":\"x\"} {}")) {
+            engine.broadcastCommand(IdentityChannels.PRESENCE,
+                    (stream.length() + ":" + stream + event).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                    .toCompletableFuture().get(60, TimeUnit.SECONDS);
+        }
+        bob.send(join(chat, "\"bob\"", null));
+        String bobJoined = presenceFrame(chat, "{\"type\":\"join\",\"id\":\"bob\"}");
+        bob.awaitFrame(bobJoined);
+        assertThat(presenceEvents(bob, chat)).containsExactly(bobJoined);
+        assertThat(bob.received).noneMatch(frame -> frame.contains("disconnect"));
+        assertThat(bob.closeStatus).isNotDone();
+    }
+
     @Test
     void presenceChannelsAreTheCablesOwn() {
         assertThat(IdentityChannels.refused(IdentityChannels.PRESENCE, Map.of("user", "ann"))).isTrue();

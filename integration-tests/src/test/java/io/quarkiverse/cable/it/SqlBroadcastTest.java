@@ -41,11 +41,13 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.database.MessageStore;
 import io.quarkiverse.cable.runtime.database.SchemaManager;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
@@ -203,6 +205,103 @@ class SqlBroadcastTest {
             assertThat(collector.texts().subList(0, expected.size())).isEqualTo(expected);
             assertConsecutive(collector.messages, 1);
             assertThat(collector.messages.get(0).id()).isEqualTo(first);
+        }
+    }
+
+    /**
+     * The channels only the cable writes (its disconnect commands, whispers and presence events: the rule of
+     * {@link IdentityChannels#isCableOwned}, which the Java API and the HTTP endpoint refuse) are refused by the
+     * routine too, with a SQL error and nothing written, whether called as the function or as the procedure: a role
+     * granted EXECUTE could otherwise close any user's connections or splice forged frames into every client's. The
+     * comparison is exact, as Java's: names that differ in case, by a trailing space or are a shorter prefix are
+     * ordinary channels (MariaDB/MySQL compare text case-insensitively and pad spaces unless told otherwise), and an
+     * identity channel is allowed, as {@code cable.broadcast} allows it.
+     */
+    @Test
+    void theCableOwnedChannelsAreRefusedExactlyAsByTheJavaApi() throws Exception {
+        List<String> reserved = List.of(IdentityChannels.CONTROL, IdentityChannels.WHISPERS, "cable:whisper",
+                "cable:whisper:x", IdentityChannels.PRESENCE, IdentityChannels.IDENTITIES_PRESENT, "cable:presence-x");
+        List<String> ordinary = List.of("cable:control", "cable:control:disconnect ", "cable:control:disconnect:x",
+                "CABLE:CONTROL:DISCONNECT", "Cable:whispers", "cable:whispe", "cable:presenc", "CABLE:PRESENCE",
+                " cable:presence", IdentityChannels.PREFIX + "user=" + Channels.unique("sql-identity"),
+                Channels.unique("sql-ordinary"));
+        // The list is the Java rule's: if it changes, this test's lists must follow.
+        assertThat(reserved).allMatch(IdentityChannels::isCableOwned);
+        assertThat(ordinary).noneMatch(IdentityChannels::isCableOwned);
+        for (String channel : reserved) {
+            assertThatThrownBy(() -> nodeOne.broadcast(channel, "x").toCompletableFuture().get(60, TimeUnit.SECONDS))
+                    .as("the Java API refuses %s", channel).hasCauseInstanceOf(CableException.InvalidMessage.class);
+        }
+        String forged = "{\"type\":\"disconnect\",\"identifiers\":{\"user\":\"" + Channels.unique("victim")
+                + "\"},\"reconnect\":false}";
+        String ordinaryChannel = ordinary.get(ordinary.size() - 1);
+        Collector collector = new Collector();
+        try (Subscription subscription = nodeOne.subscribe(ordinaryChannel, collector);
+                Connection connection = dataSource.getConnection()) {
+            subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            long before = lastId(connection);
+            for (String channel : reserved) {
+                for (boolean function : postgres() ? List.of(true) : List.of(true, false)) {
+                    assertThatThrownBy(() -> sqlBroadcast(connection, channel, forged, function))
+                            .as("%s of %s", function ? "the function" : "the procedure", channel)
+                            .isInstanceOf(SQLException.class)
+                            .hasMessageContaining("cable_broadcast: the channel '" + channel + "' is reserved")
+                            .satisfies(e -> assertThat(((SQLException) e).getSQLState())
+                                    .isEqualTo(dbKind.equals("mysql") ? ((SQLException) e).getSQLState() : "42501"));
+                }
+            }
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT COUNT(*) FROM cable_messages WHERE channel = ? AND id > ?")) {
+                for (String channel : reserved) {
+                    select.setString(1, channel);
+                    select.setLong(2, before);
+                    try (ResultSet rows = select.executeQuery()) {
+                        rows.next();
+                        assertThat(rows.getLong(1)).as("messages stored on %s", channel).isZero();
+                    }
+                }
+            }
+            assertThat(lastId(connection)).as("no id taken by a refused call").isEqualTo(before);
+
+            List<Long> ids = new ArrayList<>();
+            for (String channel : ordinary) {
+                ids.add(sqlBroadcast(connection, channel, "ordinary", true));
+            }
+            try (PreparedStatement select = connection.prepareStatement("SELECT channel FROM cable_messages WHERE id = ?")) {
+                for (int i = 0; i < ordinary.size(); i++) {
+                    select.setLong(1, ids.get(i));
+                    try (ResultSet rows = select.executeQuery()) {
+                        assertThat(rows.next()).as("stored on %s", ordinary.get(i)).isTrue();
+                        assertThat(rows.getString(1)).isEqualTo(ordinary.get(i));
+                    }
+                }
+            }
+            collector.awaitCount(1);
+            assertThat(collector.texts()).containsExactly("ordinary");
+        }
+    }
+
+    private static long lastId(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT last_id FROM cable_shards WHERE shard = 0")) {
+            assertThat(rows.next()).isTrue();
+            return rows.getLong(1);
+        }
+    }
+
+    /** {@code function}: {@code SELECT cable_broadcast(?, ?)}, its id; else the procedure (MariaDB/MySQL). */
+    private long sqlBroadcast(Connection connection, String channel, String payload, boolean function)
+            throws SQLException {
+        if (!function) {
+            return sqlBroadcast(connection, channel, payload);
+        }
+        try (PreparedStatement select = connection.prepareStatement("SELECT cable_broadcast(?, ?)")) {
+            select.setString(1, channel);
+            select.setString(2, payload);
+            try (ResultSet rows = select.executeQuery()) {
+                assertThat(rows.next()).isTrue();
+                return rows.getLong(1);
+            }
         }
     }
 

@@ -210,6 +210,35 @@ class WhisperTest {
         listening.close();
     }
 
+    /**
+     * A row on the whisper channel the cable did not write (SQL with the table's rights; the SQL broadcast refuses the
+     * channel) whose data is not one JSON value is dropped, not spliced into the receivers' frames, where it would
+     * close the frame's object and add its own {@code "type":"disconnect","reconnect":false}. A well-formed whisper
+     * after it still arrives; one reader hands the channel over in id order, so the forged row was read before it.
+     */
+    @Test
+    void aForgedWhisperRowThatIsNotOneJsonValueIsDropped() throws Exception {
+        String room = Channels.unique("forged");
+        String chat = chat(room);
+        String mark = ("chat:" + room).length() + ":chat:" + room;
+        WsClient ann = subscribed("ann", EXT, chat);
+        WsClient bob = subscribed("bob", V1, chat);
+        for (String data : List.of("null,\"type\":\"disconnect\",\"reconnect\":false",
+                "{}}{\"type\":\"disconnect\",\"reconnect\":false", "1 2", "")) {
+            nodeTwo.broadcastCommand(IdentityChannels.WHISPERS,
+                    ("forger\n" + mark + data).getBytes(StandardCharsets.UTF_8)).toCompletableFuture()
+                    .get(60, TimeUnit.SECONDS);
+        }
+        ann.send(whisper(chat, "{\"after\":\"forged\"}"));
+        bob.awaitFrame(message(chat, "{\"after\":\"forged\"}"));
+        assertThat(messages(bob, chat)).containsExactly(message(chat, "{\"after\":\"forged\"}"));
+        assertThat(messages(ann, chat)).isEmpty();
+        for (WsClient client : List.of(ann, bob)) {
+            assertThat(client.received).noneMatch(frame -> frame.contains("disconnect"));
+            assertThat(client.closeStatus).isNotDone();
+        }
+    }
+
     @Test
     void whisperChannelsAreTheCablesOwn() {
         // Neither streamed by a client (its name would be authorized, not the stream's) nor broadcast by the app.

@@ -87,6 +87,31 @@ public record PresenceEnvelope(String channel, String eventJson) {
         return new PresenceEnvelope(text.substring(colon + 1, eventStart), text.substring(eventStart));
     }
 
+    /**
+     * Whether the event is one the cable writes ({@link #joined}, {@link #left}): a JSON object with {@code type}
+     * {@code join} (a string {@code id}, an optional {@code info}) or {@code leave} (a string {@code id}), and nothing
+     * else. The event is spliced into frames as it is, so a row on {@link #CHANNEL} written by anything but the cable
+     * (SQL with the table's rights) must not reach them otherwise: a text that closes the frame's object early adds
+     * keys of its own to it (a {@code "type":"disconnect"} stops a client for good).
+     */
+    public boolean wellFormed() {
+        JsonObject event;
+        try {
+            // One JSON object and nothing after it (Vert.x refuses trailing tokens).
+            event = new JsonObject(eventJson);
+        } catch (RuntimeException e) {
+            return false;
+        }
+        if (!(event.getValue("id") instanceof String)) {
+            return false;
+        }
+        Object type = event.getValue("type");
+        if ("leave".equals(type)) {
+            return event.size() == 2;
+        }
+        return "join".equals(type) && event.size() == (event.containsKey("info") ? 3 : 2);
+    }
+
     /** The event for Java listeners. */
     public PresenceEvent event() {
         JsonObject event = new JsonObject(eventJson);

@@ -5,6 +5,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.jboss.logging.Logger;
+
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.ChannelReader;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
@@ -15,9 +17,11 @@ import io.quarkiverse.cable.runtime.core.IdentityChannels;
  * subscription and hands to its Action Cable subscriptions streaming that stream, the sender's connection left out.
  * One subscription per node, not one per stream: a subscription to a stream costs an entry in {@link #listeners},
  * not a subscription of the engine (a client that subscribes to many streams would otherwise double what it holds).
- * Text, not a JSON object around the data: the data goes out as it came, never parsed here.
+ * Text, not a JSON object around the data: the data goes out as it came, checked (one JSON value) but not parsed.
  */
 final class Whispers {
+
+    private static final Logger LOG = Logger.getLogger(Whispers.class);
 
     private final CableEngine engine;
     /** Per stream, this node's subscriptions streaming it. */
@@ -83,6 +87,14 @@ final class Whispers {
         }
         String sender = envelope.substring(0, newline);
         String data = envelope.substring(dataStart);
+        if (!Frames.isJson(data)) {
+            // Spliced into the frame as it is, so it must be one JSON value: a row on the whisper channel written by
+            // anything but the cable (SQL with the table's rights) could otherwise close the frame's object and add
+            // its own keys, a {"type":"disconnect","reconnect":false} that stops the receivers' clients for good.
+            LOG.warnf("Quarkus Cable dropped a row of %s whose whisper data is not one JSON value (%d characters):"
+                    + " only the cable writes that channel", IdentityChannels.WHISPERS, data.length());
+            return;
+        }
         for (ActionCableSubscription receiver : receivers) {
             // The sender never hears itself, as in AnyCable (its whole session is left out).
             if (!receiver.sessionId().equals(sender)) {

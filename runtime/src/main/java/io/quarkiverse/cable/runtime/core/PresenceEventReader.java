@@ -5,6 +5,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import org.jboss.logging.Logger;
+
 import io.quarkiverse.cable.spi.PresenceEnvelope;
 
 /**
@@ -12,6 +14,8 @@ import io.quarkiverse.cable.spi.PresenceEnvelope;
  * listeners of its channel. Like the whispers' reader: a listener costs a set entry, not a subscription of the engine.
  */
 final class PresenceEventReader implements PresenceEvents {
+
+    private static final Logger LOG = Logger.getLogger(PresenceEventReader.class);
 
     private final ConcurrentHashMap<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
     private final ChannelReader reader;
@@ -38,8 +42,15 @@ final class PresenceEventReader implements PresenceEvents {
     private void dispatch(String text) {
         PresenceEnvelope event = PresenceEnvelope.parse(text);
         Set<Listener> receivers = event == null ? null : listeners.get(event.channel());
-        if (receivers != null) {
-            receivers.forEach(listener -> listener.changed(event));
+        if (receivers == null) {
+            return;
         }
+        // Checked once here, for channels someone on this node listens to, before any frame is made of it.
+        if (!event.wellFormed()) {
+            LOG.warnf("Quarkus Cable dropped a row of %s whose event is not a join or leave (%d characters): only the"
+                    + " cable writes that channel", IdentityChannels.PRESENCE, event.eventJson().length());
+            return;
+        }
+        receivers.forEach(listener -> listener.changed(event));
     }
 }

@@ -18,9 +18,9 @@ final class SqlBroadcastRoutines {
 
     /**
      * Bumped when the routines' SQL changes, so an installed older version is replaced (2: the identity check on
-     * PostgreSQL; 3: the same check on MariaDB/MySQL).
+     * PostgreSQL; 3: the same check on MariaDB/MySQL; 4: the channels only the cable writes refused, as in Java).
      */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     private final SqlDialect dialect;
     private final int maxChannelLength;

@@ -673,6 +673,15 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
                             RAISE EXCEPTION 'cable_broadcast: the channel name is % characters, over quarkus.cable.max-channel-length (@MAX_CHANNEL@)',
                                 length(channel) USING ERRCODE = '22001';
                         END IF;
+                        -- IdentityChannels.isCableOwned: the channels only the cable writes (disconnect commands,
+                        -- whispers, presence events), whose rows it turns into frames and closes connections on; the
+                        -- Java API refuses them, so EXECUTE must not grant more. Compared as bytes (COLLATE "C"), as
+                        -- Java compares: another case or a trailing space is another channel.
+                        IF channel COLLATE "C" = 'cable:control:disconnect' OR left(channel, 13) COLLATE "C" = 'cable:whisper'
+                                OR left(channel, 14) COLLATE "C" = 'cable:presence' THEN
+                            RAISE EXCEPTION 'cable_broadcast: the channel ''%'' is reserved for the cable (disconnects, whispers, presence)',
+                                channel USING ERRCODE = '42501';
+                        END IF;
                         IF payload IS NULL THEN
                             RAISE EXCEPTION 'cable_broadcast: the payload must not be null' USING ERRCODE = '22004';
                         END IF;
@@ -920,6 +929,18 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
                             SET problem = CONCAT('cable_broadcast: the channel name is ', CHAR_LENGTH(channel),
                                 ' characters, over quarkus.cable.max-channel-length (@MAX_CHANNEL@)');
                             SIGNAL SQLSTATE '22001' SET MESSAGE_TEXT = problem;
+                        END IF;
+                        -- IdentityChannels.isCableOwned: the channels only the cable writes (disconnect commands,
+                        -- whispers, presence events), whose rows it turns into frames and closes connections on; the
+                        -- Java API refuses them, so EXECUTE must not grant more. Compared as bytes: the parameter's
+                        -- collation ignores case and trailing spaces, and Java takes those for other channels.
+                        IF CAST(channel AS BINARY) = CAST('cable:control:disconnect' AS BINARY)
+                                OR LEFT(CAST(channel AS BINARY), 13) = CAST('cable:whisper' AS BINARY)
+                                OR LEFT(CAST(channel AS BINARY), 14) = CAST('cable:presence' AS BINARY) THEN
+                            -- The name clipped: MySQL's MESSAGE_TEXT holds 128 characters.
+                            SET problem = CONCAT('cable_broadcast: the channel ''', LEFT(channel, 30), ''' is reserved',
+                                ' for the cable (disconnects, whispers, presence)');
+                            SIGNAL SQLSTATE '42501' SET MESSAGE_TEXT = problem;
                         END IF;
                         IF payload IS NULL THEN
                             SIGNAL SQLSTATE '22004' SET MESSAGE_TEXT = 'cable_broadcast: the payload must not be null';
