@@ -88,9 +88,10 @@ public record PresenceEnvelope(String channel, String eventJson) {
     }
 
     /**
-     * Whether the event is one the cable writes ({@link #joined}, {@link #left}): a JSON object with {@code type}
-     * {@code join} (a string {@code id}, an optional {@code info}) or {@code leave} (a string {@code id}), and nothing
-     * else. The event is spliced into frames as it is, so a row on {@link #CHANNEL} written by anything but the cable
+     * Whether the event is one the cable writes ({@link #joined}, {@link #updated}, {@link #left}): a JSON object with
+     * {@code type} {@code join} or {@code update} (a string {@code id}, an optional {@code info}) or {@code leave} (a
+     * string {@code id}), and nothing else. The event is spliced into frames as it is, so a row on {@link #CHANNEL} written by
+     * anything but the cable
      * (SQL with the table's rights) must not reach them otherwise: a text that closes the frame's object early adds
      * keys of its own to it (a {@code "type":"disconnect"} stops a client for good).
      */
@@ -109,7 +110,8 @@ public record PresenceEnvelope(String channel, String eventJson) {
         if ("leave".equals(type)) {
             return event.size() == 2;
         }
-        return "join".equals(type) && event.size() == (event.containsKey("info") ? 3 : 2);
+        return ("join".equals(type) || "update".equals(type))
+                && event.size() == (event.containsKey("info") ? 3 : 2);
     }
 
     /** The event for Java listeners. */

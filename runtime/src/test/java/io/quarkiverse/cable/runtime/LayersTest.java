@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 
@@ -128,21 +127,5 @@ class LayersTest {
             }
         }
         assertThat(packages).hasSizeLessThanOrEqualTo(10);
-    }
-
-    /**
-     * Package-private by default: what the implementation packages make public is their contracts (interfaces) and at
-     * most 30 classes, records and enums (architecture.adoc#measures lists them and says why each is public).
-     */
-    @Test
-    void atMostThirtyPublicImplementationTypes() {
-        Set<String> open = new TreeSet<>();
-        for (JavaClass type : classes) {
-            if (type.getPackageName().startsWith(RUNTIME) && type.isTopLevelClass() && !type.isInterface()
-                    && type.getModifiers().contains(JavaModifier.PUBLIC)) {
-                open.add(type.getSimpleName());
-            }
-        }
-        assertThat(open).hasSizeLessThanOrEqualTo(30);
     }
 }

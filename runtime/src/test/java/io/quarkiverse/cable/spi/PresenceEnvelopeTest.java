@@ -22,6 +22,9 @@ class PresenceEnvelopeTest {
                 .wellFormed()).isTrue();
         assertThat(read(PresenceEnvelope.joined("room:1", "42", null, false).get(0)).wellFormed()).isTrue();
         assertThat(read(PresenceEnvelope.left("room:1", "4\"2", false).get(0)).wellFormed()).isTrue();
+        assertThat(read(PresenceEnvelope.updated("room:1", "42", "{\"name\":\"Ann B.\"}", false).get(0)).wellFormed())
+                .isTrue();
+        assertThat(read(PresenceEnvelope.updated("room:1", "42", null, false).get(0)).wellFormed()).isTrue();
     }
 
     @Test
@@ -36,6 +39,7 @@ class PresenceEnvelopeTest {
                 "{\"type\":\"join\",\"id\":7}",
                 "{\"type\":\"leave\",\"id\":\"x\",\"info\":{}}",
                 "{\"type\":\"join\",\"id\":\"x\",\"info\":{},\"extra\":1}",
+                "{\"type\":\"update\",\"id\":\"x\",\"info\":{},\"extra\":1}",
                 "[\"join\"]",
                 "not json",
                 "" }) {
