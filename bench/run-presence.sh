@@ -18,9 +18,10 @@
 # channel is 10^8 frames, which measures the fan-out, not presence.
 #
 # Environment: BENCH_BACKENDS (cable-postgresql,cable-mariadb), BENCH_DB (cable_bench), BENCH_PORT (8090),
-# BENCH_WINDOW (20), BENCH_CHURN (50), BENCH_OUT, BENCH_SKIP_BUILD=1 (reuse the jars), BENCH_PIN (1: server on CPU 0,
-# load generator on CPU 1), BENCH_SERVER_ARGS (server JVM options: -Dquarkus.cable.presence.in-stream=true measures
-# joins and leaves written into the channels' streams too).
+# BENCH_WINDOW (20), BENCH_CHURN (50), BENCH_SHAPES (comma-separated "connections channels" pairs), BENCH_OUT,
+# BENCH_SKIP_BUILD=1 (reuse the jars), BENCH_PIN (1: server on CPU 0, load generator on CPU 1), BENCH_SERVER_ARGS
+# (server JVM options: -Dquarkus.cable.presence.in-stream=true measures joins and leaves written into the channels'
+# streams too).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -43,6 +44,8 @@ if [ "$SMOKE" = "1" ]; then
 else
   BACKENDS="${BENCH_BACKENDS:-cable-postgresql,cable-mariadb}"
   SHAPES=("1000 1" "10000 1000"); WINDOW="${BENCH_WINDOW:-20}"; CHURN="${BENCH_CHURN:-50}"; SETTLE=11
+  # BENCH_SHAPES="1000 1": one shape only (the before/after rounds of one change, interleaved).
+  if [ -n "${BENCH_SHAPES:-}" ]; then IFS=',' read -r -a SHAPES <<< "$BENCH_SHAPES"; fi
   OUT="${BENCH_OUT:-bench/results/presence.md}"
 fi
 RAW="$(dirname "$OUT")/presence-raw"
