@@ -352,14 +352,30 @@ public final class CableEngine implements Cable {
         return transport.adapter();
     }
 
-    /** Channels with at least one subscriber on this node. */
+    /**
+     * Channels with at least one subscriber on this node, the cable's own included: what the poller reads (so never 0
+     * on a started database node, which always reads the disconnect, whisper and presence channels).
+     */
     public int channelCount() {
         return subscribers.channelCount();
     }
 
-    /** Subscriptions on this node. */
+    /** Subscriptions on this node, the cable's own included. */
     public int subscriberCount() {
         return subscribers.subscriberCount();
+    }
+
+    /**
+     * Channels the application subscribes on this node: {@link #channelCount} without the channels only the cable
+     * reads ({@link IdentityChannels#isCableOwned}). What the metrics, health details and Dev UI report.
+     */
+    public int applicationChannelCount() {
+        return subscribers.applicationChannelCount();
+    }
+
+    /** The application's subscriptions on this node: {@link #subscriberCount} without the cable's own readers. */
+    public int applicationSubscriberCount() {
+        return subscribers.applicationSubscriberCount();
     }
 
     /** Subscriptions on this node per channel name, for administration. */
