@@ -5,6 +5,7 @@ import '@vaadin/grid';
 import '@vaadin/text-field';
 import '@vaadin/text-area';
 import '@vaadin/button';
+import '@vaadin/checkbox';
 import { notifier } from 'notifier';
 
 /**
@@ -31,7 +32,8 @@ export class QwcCableDashboard extends LitElement {
         _channels: { state: true },
         _messages: { state: true },
         _channel: { state: true },
-        _payload: { state: true }
+        _payload: { state: true },
+        _internal: { state: true }
     };
 
     constructor() {
@@ -41,6 +43,9 @@ export class QwcCableDashboard extends LitElement {
         this._messages = [];
         this._channel = 'devui:test';
         this._payload = 'hello from the Dev UI';
+        // The cable's own channels (whispers, presence events, disconnect commands) are hidden unless asked for:
+        // they are the cable's plumbing, and their rows crowded the application's out of the recent messages.
+        this._internal = false;
     }
 
     connectedCallback() {
@@ -57,7 +62,7 @@ export class QwcCableDashboard extends LitElement {
     _refresh() {
         this.jsonRpc.getStatus().then(r => this._status = r.result);
         this.jsonRpc.getChannels().then(r => this._channels = r.result);
-        this.jsonRpc.getRecentMessages({ limit: 50 }).then(r => this._messages = r.result);
+        this.jsonRpc.getRecentMessages({ limit: 50, internal: this._internal }).then(r => this._messages = r.result);
     }
 
     _broadcast() {
@@ -68,6 +73,19 @@ export class QwcCableDashboard extends LitElement {
         });
     }
 
+    _showInternal(show) {
+        if (show !== this._internal) {
+            this._internal = show;
+            this._refresh();
+        }
+    }
+
+    /** A name that is empty or starts or ends with spaces is shown quoted, so it cannot pass for an empty cell. */
+    _channelRenderer(root, column, model) {
+        const name = model.item.channel;
+        root.textContent = name === '' || name.trim() !== name ? JSON.stringify(name) : name;
+    }
+
     _figure(label, value) {
         return html`<div class="figure"><div class="label">${label}</div>
             <div class="value">${value === null || value === undefined ? '–' : value}</div></div>`;
@@ -75,6 +93,7 @@ export class QwcCableDashboard extends LitElement {
 
     render() {
         const s = this._status || {};
+        const channels = this._internal ? this._channels : this._channels.filter(row => !row.internal);
         return html`
             <div class="figures">
                 ${this._figure('Adapter', s.adapter || adapter)}
@@ -98,14 +117,18 @@ export class QwcCableDashboard extends LitElement {
                 <vaadin-button theme="primary" @click=${() => this._broadcast()}>Broadcast</vaadin-button>
             </div>
             <h3>Channels subscribed on this node</h3>
-            <vaadin-grid .items=${this._channels} all-rows-visible>
-                <vaadin-grid-sort-column path="channel" header="Channel" auto-width></vaadin-grid-sort-column>
+            <vaadin-checkbox id="show-internal" label="Show the cable's internal channels (cable:whispers, cable:presence, cable:control:disconnect)"
+                .checked=${this._internal} @checked-changed=${e => this._showInternal(e.detail.value)}></vaadin-checkbox>
+            <vaadin-grid id="channels" .items=${channels} all-rows-visible>
+                <vaadin-grid-sort-column path="channel" header="Channel" auto-width
+                    .renderer=${this._channelRenderer}></vaadin-grid-sort-column>
                 <vaadin-grid-sort-column path="subscribers" header="Subscribers" auto-width></vaadin-grid-sort-column>
             </vaadin-grid>
             <h3>Recent messages</h3>
-            <vaadin-grid .items=${this._messages} all-rows-visible>
+            <vaadin-grid id="recent-messages" .items=${this._messages} all-rows-visible>
                 <vaadin-grid-column path="id" header="Id" auto-width></vaadin-grid-column>
-                <vaadin-grid-column path="channel" header="Channel" auto-width></vaadin-grid-column>
+                <vaadin-grid-column path="channel" header="Channel" auto-width
+                    .renderer=${this._channelRenderer}></vaadin-grid-column>
                 <vaadin-grid-column path="createdAt" header="Written (UTC)" auto-width></vaadin-grid-column>
                 <vaadin-grid-column path="bytes" header="Bytes" auto-width></vaadin-grid-column>
                 <vaadin-grid-column path="payload" header="Payload"></vaadin-grid-column>

@@ -69,6 +69,13 @@ class BadInputTest {
         }), "must not be null or empty");
         assertInvalid(() -> cable.subscribe(TOO_LONG, message -> {
         }), "quarkus.cable.max-channel-length");
+        // An empty name is refused like the rest, by every call that names a channel (issue 48: a Dev UI row looked
+        // like a broadcast on an empty name; no call can store one).
+        assertInvalid(() -> cable.subscribe("", message -> {
+        }), "Cable channel name must not be null or empty");
+        assertInvalid(() -> cable.subscribe("", java.util.Optional.empty(), message -> {
+        }), "Cable channel name must not be null or empty");
+        assertInvalid(() -> cable.position(""), "Cable channel name must not be null or empty");
         assertInvalid(() -> cable.broadcast(null, "x").toCompletableFuture().join(), "must not be null or empty");
         assertThat(engine.stats().failures(Failure.INVALID)).isGreaterThan(invalidBefore);
     }

@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What health checks, metrics and the Dev UI read of a {@link Transport}, apart from its data path. A transport that
@@ -50,6 +51,15 @@ public interface TransportStatus {
     /** The newest {@code limit} stored messages, newest first; none when nothing is stored. */
     default List<PolledMessage> recent(int limit) throws SQLException {
         return List.of();
+    }
+
+    /**
+     * The newest {@code limit} stored messages of every channel but those named in {@code except}, newest first. The
+     * filter belongs to the read, not to its caller: the cable's own channels can fill the newest rows (every whisper
+     * and presence event is a row), so filtering {@link #recent(int)}'s answer afterwards could leave nothing.
+     */
+    default List<PolledMessage> recent(int limit, Set<String> except) throws SQLException {
+        return recent(limit).stream().filter(polled -> !except.contains(polled.message().channel())).toList();
     }
 
     /**

@@ -46,7 +46,7 @@ class CableDevUiBroadcastBoundTest extends DevUIJsonRPCTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
 
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            JsonNode recent = executeJsonRPCMethod("getRecentMessages", Map.of("limit", 10));
+            JsonNode recent = executeJsonRPCMethod("getRecentMessages", Map.of("limit", 10, "internal", false));
             assertThat(recent).anySatisfy(row -> assertThat(row.get("payload").asText()).isEqualTo(payload));
         });
     }

@@ -3,6 +3,7 @@ package io.quarkiverse.cable.test.devui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,15 @@ class CableDevUiTest extends DevUIJsonRPCTest {
         super("quarkus-cable");
     }
 
+    private static boolean has(JsonNode rows, String channel) {
+        for (JsonNode row : rows) {
+            if (row.get("channel").asText().equals(channel)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Test
     void figuresChannelsBroadcastsAndRecentMessages() throws Exception {
         JsonNode status = executeJsonRPCMethod("getStatus");
@@ -53,10 +63,32 @@ class CableDevUiTest extends DevUIJsonRPCTest {
         JsonNode answer = executeJsonRPCMethod("broadcast", Map.of("channel", "devui:test", "payload", payload));
         assertThat(answer.asText()).isEqualTo("committed");
 
-        JsonNode recent = executeJsonRPCMethod("getRecentMessages", Map.of("limit", 10));
+        JsonNode recent = executeJsonRPCMethod("getRecentMessages", Map.of("limit", 10, "internal", false));
         assertThat(recent).anySatisfy(row -> {
             assertThat(row.get("channel").asText()).isEqualTo("devui:test");
             assertThat(row.get("payload").asText()).isEqualTo(payload);
+        });
+        // The cable's own rows (WatchedChannel's remote disconnect, on cable:control:disconnect) are hidden by
+        // default, shown on request.
+        assertThat(recent).noneSatisfy(row -> assertThat(row.get("channel").asText()).startsWith("cable:"));
+        JsonNode all = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            all = executeJsonRPCMethod("getRecentMessages", Map.of("limit", 10, "internal", true));
+            if (has(all, "cable:control:disconnect")) {
+                break;
+            }
+            Thread.sleep(50); // polls the table until the disconnect's commit shows, not a synchronization
+        }
+        assertThat(has(all, "cable:control:disconnect")).as("the internal row, shown on request: %s", all).isTrue();
+        assertThat(all).anySatisfy(row -> assertThat(row.get("channel").asText()).isEqualTo("devui:test"));
+        // The figures count the application's subscription only (WatchedChannel's), not the cable's readers.
+        JsonNode figures = executeJsonRPCMethod("getStatus");
+        assertThat(figures.get("channels").asInt()).isEqualTo(1);
+        assertThat(figures.get("subscribers").asInt()).isEqualTo(1);
+        assertThat(executeJsonRPCMethod("getChannels")).anySatisfy(row -> {
+            assertThat(row.get("channel").asText()).isEqualTo("cable:control:disconnect");
+            assertThat(row.get("internal").asBoolean()).isTrue();
         });
 
         JsonNode after = executeJsonRPCMethod("getStatus");

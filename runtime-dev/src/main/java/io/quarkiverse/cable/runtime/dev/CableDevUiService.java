@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -15,8 +16,10 @@ import java.util.concurrent.TimeoutException;
 
 import jakarta.inject.Inject;
 
+import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.observability.CableObservability;
 import io.quarkiverse.cable.spi.PolledMessage;
+import io.quarkiverse.cable.spi.TransportStatus;
 
 /**
  * The Dev UI card's JSON-RPC methods: the cable's figures, its channels, the newest messages, and a test broadcast.
@@ -26,6 +29,12 @@ import io.quarkiverse.cable.spi.PolledMessage;
 public class CableDevUiService {
 
     private static final int PREVIEW_CHARS = 200;
+    /**
+     * The channels the cable itself writes messages to ({@link IdentityChannels#isCableOwned} names the reserved
+     * prefixes; these are the names rows are actually written under).
+     */
+    private static final Set<String> CABLE_WRITTEN = Set.of(IdentityChannels.CONTROL, IdentityChannels.WHISPERS,
+            IdentityChannels.PRESENCE);
 
     @Inject
     CableObservability observability;
@@ -40,18 +49,26 @@ public class CableDevUiService {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("channel", channel);
             row.put("subscribers", count);
+            row.put("internal", IdentityChannels.isCableOwned(channel));
             channels.add(row);
         });
         return channels;
     }
 
-    /** The newest messages of all channels, newest first; empty with the memory adapter, which stores nothing. */
-    public List<Map<String, Object>> getRecentMessages(int limit) throws SQLException {
+    /**
+     * The newest messages, newest first; empty with the memory adapter, which stores nothing. Without
+     * {@code internal}, the channels only the cable writes are left out: every whisper, presence event and disconnect
+     * command is a row of its own, and on a busy page they pushed the application's messages out of the list.
+     */
+    public List<Map<String, Object>> getRecentMessages(int limit, boolean internal) throws SQLException {
+        int bounded = Math.max(1, Math.min(limit, 500));
+        TransportStatus status = observability.transport().status();
         List<Map<String, Object>> messages = new ArrayList<>();
-        for (PolledMessage polled : observability.transport().status().recent(Math.max(1, Math.min(limit, 500)))) {
+        for (PolledMessage polled : internal ? status.recent(bounded) : status.recent(bounded, CABLE_WRITTEN)) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("id", polled.message().id());
             row.put("channel", polled.message().channel());
+            row.put("internal", IdentityChannels.isCableOwned(polled.message().channel()));
             row.put("createdAt", Instant.ofEpochMilli(polled.createdAtMillis()).toString());
             row.put("binary", polled.message().binary());
             row.put("bytes", polled.message().payload().length);

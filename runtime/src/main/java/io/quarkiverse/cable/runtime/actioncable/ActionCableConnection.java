@@ -96,7 +96,8 @@ final class ActionCableConnection {
                 try {
                     found = identify.get();
                 } catch (RuntimeException e) {
-                    server.listenerFailure("Action Cable identification failed for connection " + id + ": " + e);
+                    server.listenerFailure("identification",
+                            "Action Cable identification failed for connection " + id + ": " + e);
                     found = null;
                 }
                 if (found == null) {
@@ -245,7 +246,7 @@ final class ActionCableConnection {
             try {
                 presence.end();
             } catch (RuntimeException e) {
-                server.listenerFailure("Action Cable connection " + id + ": its presence could not be handed to"
+                server.listenerFailure("presence-ttl", "Action Cable connection " + id + ": its presence could not be handed to"
                         + " the TTL (the node's sweep ends it later): " + e);
             }
             subscribed.forEach(ActionCableSubscription::unsubscribed);
@@ -349,7 +350,7 @@ final class ActionCableConnection {
             try {
                 subscription.subscribed(channel);
             } catch (RuntimeException | Error e) {
-                server.listenerFailure("Action Cable channel " + channel.name() + " failed in subscribed: " + e);
+                server.listenerFailure("subscribed", "Action Cable channel " + channel.name() + " failed in subscribed: " + e);
                 subscription.reject();
             }
         }

@@ -38,8 +38,8 @@ public class ActionCableEndpoint {
 
         void received(WebSocketConnection socket, String text);
 
-        /** Bad input from a client: counted and logged, rate-limited. */
-        void invalid(String message);
+        /** Bad input from a client of one {@code cause} (a constant): counted and logged, rate-limited per cause. */
+        void invalid(String cause, String message);
 
         void closed(WebSocketConnection socket);
 
@@ -68,7 +68,7 @@ public class ActionCableEndpoint {
     @OnBinaryMessage
     @NonBlocking
     public void binary(WebSocketConnection connection, Buffer frame) {
-        server.invalid("Action Cable connection " + connection.id()
+        server.invalid("binary-frame", "Action Cable connection " + connection.id()
                 + " sent a binary frame; only text frames are commands");
     }
 

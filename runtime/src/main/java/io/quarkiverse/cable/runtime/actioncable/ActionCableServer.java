@@ -206,18 +206,10 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
         return registry;
     }
 
-    @Override
-    public void invalid(String message) {
-        engine.recordFailure(Failure.INVALID, message);
-    }
-
     /** Bad input of one cause (a constant): rate-limited apart from the other causes, so one cannot hide another. */
-    void invalid(String cause, String message) {
+    @Override
+    public void invalid(String cause, String message) {
         engine.recordFailure(Failure.INVALID, cause, message);
-    }
-
-    void listenerFailure(String message) {
-        engine.recordFailure(Failure.LISTENER, message);
     }
 
     /** An application callback's failure of one cause (a constant: "action", "subscribed"...). */
@@ -325,7 +317,7 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
         }
         String id = socket.id();
         ConnectionOutbox outbox = ConnectionOutbox.create(new WebSocketWire(socket, sockets,
-                why -> engine.recordFailure(Failure.SEND, "Action Cable connection " + id + ": " + why)),
+                why -> engine.recordFailure(Failure.SEND, "action-cable", "Action Cable connection " + id + ": " + why)),
                 outboxLimits, (reason, why) -> slowConsumer(id, reason, why));
         ActionCableConnection connection = new ActionCableConnection(id, outbox, this,
                 ActionCableProtocol.extended(socket.subprotocol()));

@@ -422,7 +422,7 @@ class ActionCableSubscription implements ChannelSubscription {
 
                 @Override
                 public void refused(String reason) {
-                    server.listenerFailure("Action Cable: the history after the page cursor of " + identifier
+                    server.listenerFailure("page-cursor", "Action Cable: the history after the page cursor of " + identifier
                             + " is not available (" + reason + "): streaming live only");
                     if (extended) {
                         deliver(Frames.rejectHistory(encodedIdentifier));
@@ -521,7 +521,7 @@ class ActionCableSubscription implements ChannelSubscription {
         try {
             handler.unsubscribed(this);
         } catch (RuntimeException | Error e) {
-            server.listenerFailure("Action Cable channel " + channel.name() + " failed in unsubscribed: " + e);
+            server.listenerFailure("unsubscribed", "Action Cable channel " + channel.name() + " failed in unsubscribed: " + e);
         }
     }
 }

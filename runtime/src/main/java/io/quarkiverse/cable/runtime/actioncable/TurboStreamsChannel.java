@@ -33,7 +33,7 @@ class TurboStreamsChannel implements ChannelHandler {
     public void subscribed(ChannelSubscription subscription) {
         String stream = verify(subscription.params().getValue("signed_stream_name"));
         if (stream == null) {
-            engine.recordFailure(Failure.INVALID, "Action Cable: rejected " + TurboStreams.CHANNEL
+            engine.recordFailure(Failure.INVALID, "turbo-signature", "Action Cable: rejected " + TurboStreams.CHANNEL
                     + " subscription with a missing, unsigned or tampered signed_stream_name");
             subscription.reject();
             return;
@@ -47,7 +47,7 @@ class TurboStreamsChannel implements ChannelHandler {
         try {
             position = io.quarkiverse.cable.StreamPosition.parseCursor(cursor instanceof String text ? text : null);
         } catch (IllegalArgumentException e) {
-            engine.recordFailure(Failure.INVALID, "Action Cable: " + TurboStreams.CHANNEL
+            engine.recordFailure(Failure.INVALID, "turbo-cursor", "Action Cable: " + TurboStreams.CHANNEL
                     + " subscription with an unreadable cable_cursor, streaming live only");
             subscription.streamFrom(stream);
             return;

@@ -286,7 +286,7 @@ public final class CableEngine implements Cable {
                 subscribers);
         subscription.closed().whenComplete((ignored, failure) -> {
             if (failure instanceof CableException.SlowConsumer) {
-                failures.record(Failure.SLOW_CONSUMER, failure.getMessage(), null);
+                failures.record(Failure.SLOW_CONSUMER, "subscription", failure.getMessage(), null);
             }
         });
         return subscription;
@@ -327,12 +327,11 @@ public final class CableEngine implements Cable {
         return null;
     }
 
-    /** Records a failure of the WebSocket layer in the same counters and rate-limited log as the core's. */
-    public void recordFailure(Failure kind, String message) {
-        failures.record(kind, message, null);
-    }
-
-    /** As {@link #recordFailure(Failure, String)}, rate-limited apart from other causes of the kind. */
+    /**
+     * Records a failure of the front ends in the same counters and rate-limited log as the core's, rate-limited apart
+     * from other causes of the kind. Every caller names its {@code cause} (a constant): an unnamed one would share
+     * its kind's key, and a flood of it would hide the rest.
+     */
     public void recordFailure(Failure kind, String cause, String message) {
         failures.record(kind, cause, message, null);
     }
@@ -353,14 +352,30 @@ public final class CableEngine implements Cable {
         return transport.adapter();
     }
 
-    /** Channels with at least one subscriber on this node. */
+    /**
+     * Channels with at least one subscriber on this node, the cable's own included: what the poller reads (so never 0
+     * on a started database node, which always reads the disconnect, whisper and presence channels).
+     */
     public int channelCount() {
         return subscribers.channelCount();
     }
 
-    /** Subscriptions on this node. */
+    /** Subscriptions on this node, the cable's own included. */
     public int subscriberCount() {
         return subscribers.subscriberCount();
+    }
+
+    /**
+     * Channels the application subscribes on this node: {@link #channelCount} without the channels only the cable
+     * reads ({@link IdentityChannels#isCableOwned}). What the metrics, health details and Dev UI report.
+     */
+    public int applicationChannelCount() {
+        return subscribers.applicationChannelCount();
+    }
+
+    /** The application's subscriptions on this node: {@link #subscriberCount} without the cable's own readers. */
+    public int applicationSubscriberCount() {
+        return subscribers.applicationSubscriberCount();
     }
 
     /** Subscriptions on this node per channel name, for administration. */
@@ -424,7 +439,8 @@ public final class CableEngine implements Cable {
             if (failure == null || failure instanceof CableException.RolledBack) {
                 // Stored, or the application's transaction decided: nothing failed in the cable.
             } else {
-                failures.record(kindOf(failure), "Cable broadcast on '" + channel + "' failed: " + failure.getMessage(),
+                failures.record(kindOf(failure), "broadcast",
+                        "Cable broadcast on '" + channel + "' failed: " + failure.getMessage(),
                         failure instanceof CableException.StorageFailed
                                 || failure instanceof CableException.CommitUnknown ? failure.getCause() : null);
             }
@@ -438,7 +454,7 @@ public final class CableEngine implements Cable {
      * failed stage.
      */
     private CompletionStage<Void> rejected(CableException failure, boolean joinTransaction) {
-        failures.record(Failure.INVALID, failure.getMessage(), null);
+        failures.record(Failure.INVALID, "broadcast", failure.getMessage(), null);
         TransactionalBroadcasts joined = joinTransaction ? transactions : null;
         if (joined != null) {
             joined.refuseInTransaction(failure);

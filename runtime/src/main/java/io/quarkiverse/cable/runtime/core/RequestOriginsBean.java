@@ -32,7 +32,7 @@ class RequestOriginsBean implements RequestOrigins {
         }
         String why = policy.refusal(request.getHeader(HttpHeaders.ORIGIN), request.scheme(), host);
         if (why != null) {
-            engine.recordFailure(Failure.ORIGIN, "Refused a WebSocket handshake on " + endpoint + ": " + why);
+            engine.recordFailure(Failure.ORIGIN, "handshake", "Refused a WebSocket handshake on " + endpoint + ": " + why);
         }
         return why;
     }

@@ -21,20 +21,39 @@ final class SubscriberMap implements Subscribers {
     private long[] hashes = NONE;
     /** Set by every change; the hash array is rebuilt only when the poller next asks, not on each subscribe. */
     private volatile boolean hashesStale;
+    /**
+     * The cable's own subscriptions per channel name ({@link IdentityChannels#isCableOwned}: the disconnect commands,
+     * the whispers, the presence events): every node holds them from startup, so counting them would make an idle
+     * node report channels and subscribers nobody asked for. Kept apart (a handful of names, changed under the lock)
+     * so the application's figures are the totals minus these, without walking every channel.
+     */
+    private final Map<String, Integer> cableOwned = new ConcurrentHashMap<>();
+    private volatile int cableOwnedSubscribers;
 
     void add(EngineSubscription subscription) {
         synchronized (channels) {
             channels.computeIfAbsent(subscription.channelHash(), h -> new CopyOnWriteArrayList<>()).add(subscription);
             hashesStale = true;
+            if (IdentityChannels.isCableOwned(subscription.channel())) {
+                cableOwned.merge(subscription.channel(), 1, Integer::sum);
+                cableOwnedSubscribers++;
+            }
         }
     }
 
     void remove(EngineSubscription subscription) {
         synchronized (channels) {
             CopyOnWriteArrayList<EngineSubscription> subscribers = channels.get(subscription.channelHash());
-            if (subscribers != null && subscribers.remove(subscription) && subscribers.isEmpty()) {
+            if (subscribers == null || !subscribers.remove(subscription)) {
+                return;
+            }
+            if (subscribers.isEmpty()) {
                 channels.remove(subscription.channelHash());
                 hashesStale = true;
+            }
+            if (IdentityChannels.isCableOwned(subscription.channel())) {
+                cableOwned.computeIfPresent(subscription.channel(), (name, count) -> count == 1 ? null : count - 1);
+                cableOwnedSubscribers--;
             }
         }
     }
@@ -95,6 +114,19 @@ final class SubscriberMap implements Subscribers {
             count += subscribers.size();
         }
         return count;
+    }
+
+    /**
+     * Channels the application subscribes on this node: {@link #channelCount} without the cable's own. Read without
+     * the lock, so during a concurrent subscribe it may be off by one for a moment, never below 0.
+     */
+    public int applicationChannelCount() {
+        return Math.max(0, channels.size() - cableOwned.size());
+    }
+
+    /** The application's subscriptions on this node: {@link #subscriberCount} without the cable's own. */
+    public int applicationSubscriberCount() {
+        return Math.max(0, subscriberCount() - cableOwnedSubscribers);
     }
 
     /** Subscriber count per channel name, for administration. */

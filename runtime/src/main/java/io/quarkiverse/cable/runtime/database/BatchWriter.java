@@ -296,7 +296,7 @@ public final class BatchWriter {
                     failAll(batch, givenUp(batch.size(), e));
                     return null;
                 }
-                failures.record(Failure.WRITE_RETRY,
+                failures.record(Failure.WRITE_RETRY, "batch",
                         "Cable writer could not store a batch, retrying in " + backoff + " ms: " + e.getMessage(), null);
                 Thread.sleep(backoff);
                 backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);

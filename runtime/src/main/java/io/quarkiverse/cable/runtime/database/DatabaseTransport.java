@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -287,6 +288,16 @@ public final class DatabaseTransport implements Transport, TransportStatus {
         }
         try (Connection connection = store.connection()) {
             return store.recent(connection, limit);
+        }
+    }
+
+    @Override
+    public List<PolledMessage> recent(int limit, Set<String> except) throws SQLException {
+        if (store == null) {
+            return List.of();
+        }
+        try (Connection connection = store.connection()) {
+            return store.recent(connection, limit, except);
         }
     }
 

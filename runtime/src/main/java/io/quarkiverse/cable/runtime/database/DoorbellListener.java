@@ -86,8 +86,9 @@ final class DoorbellListener {
                 if (!worker.running()) {
                     break;
                 }
-                failures.record(Failure.WAKEUP, "Cable doorbell listener lost its connection, reconnecting in "
-                        + backoff + " ms (polling covers the gap): " + e.getMessage(),
+                failures.record(Failure.WAKEUP, "doorbell-listener",
+                        "Cable doorbell listener lost its connection, reconnecting in "
+                                + backoff + " ms (polling covers the gap): " + e.getMessage(),
                         e instanceof SQLException ? null : e);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(backoff));
                 backoff = Math.min(maxBackoff, backoff * 2);

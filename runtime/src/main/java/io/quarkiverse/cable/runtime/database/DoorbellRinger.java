@@ -75,7 +75,7 @@ final class DoorbellRinger {
                 statement.execute();
                 stats.ringsSent.increment();
             } catch (SQLException | RuntimeException e) {
-                failures.record(Failure.WAKEUP, "Cable doorbell could not ring (other nodes will see the"
+                failures.record(Failure.WAKEUP, "doorbell-ring", "Cable doorbell could not ring (other nodes will see the"
                         + " broadcasts at their next poll): " + e.getMessage(), e instanceof SQLException ? null : e);
             }
         }

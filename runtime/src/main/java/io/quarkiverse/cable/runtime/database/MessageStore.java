@@ -10,9 +10,11 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import javax.sql.DataSource;
 
+import io.quarkiverse.cable.spi.ChannelHash;
 import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkiverse.cable.spi.PolledMessage;
 
@@ -164,8 +166,20 @@ public final class MessageStore {
 
     /** The newest {@code limit} messages of all channels, newest first. */
     public List<PolledMessage> recent(Connection connection, int limit) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql.recentMessages())) {
-            statement.setInt(1, limit);
+        return recent(connection, limit, Set.of());
+    }
+
+    /** The newest {@code limit} messages of every channel not named in {@code except}, newest first. */
+    public List<PolledMessage> recent(Connection connection, int limit, Set<String> except)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql.recentMessages(except.size()))) {
+            int index = 1;
+            // By hash, as the poller reads: exact on every database, where a name comparison would follow the
+            // column's collation (case- and trailing-space-insensitive on MariaDB's default).
+            for (String channel : except) {
+                statement.setLong(index++, ChannelHash.of(channel));
+            }
+            statement.setInt(index, limit);
             List<PolledMessage> messages = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {

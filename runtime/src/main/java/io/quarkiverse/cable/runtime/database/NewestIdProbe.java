@@ -90,7 +90,7 @@ final class NewestIdProbe implements Wakeup {
                 backoff = FIRST_BACKOFF_MILLIS;
                 LockSupport.parkNanos(intervalNanos);
             } catch (SQLException | RuntimeException e) {
-                parts.failures().record(Failure.WAKEUP, "Cable newest-id probe failed, retrying in "
+                parts.failures().record(Failure.WAKEUP, "probe", "Cable newest-id probe failed, retrying in "
                         + backoff + " ms (polling covers the gap): " + e.getMessage(),
                         e instanceof SQLException ? null : e);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(backoff));

@@ -146,7 +146,7 @@ final class Poller {
                     worker.idle(intervalNanos);
                 }
             } catch (Throwable e) {
-                failures.record(Failure.POLL,
+                failures.record(Failure.POLL, "poll",
                         "Cable poller failed, retrying in " + backoff + " ms: " + e.getMessage(),
                         e instanceof SQLException ? null : e);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(backoff));
@@ -273,7 +273,7 @@ final class Poller {
                 // Taken off the queue, it would otherwise stay subscribed and never be confirmed (a start hook that
                 // cannot start its history thread); the others still start.
                 subscription.end(e);
-                failures.record(Failure.POLL, "Cable subscription to '" + subscription.channel()
+                failures.record(Failure.POLL, "subscription-start", "Cable subscription to '" + subscription.channel()
                         + "' could not start: " + e, e);
             }
         }

@@ -2,6 +2,7 @@ package io.quarkiverse.cable.runtime.database;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -325,8 +326,14 @@ public abstract sealed class SqlDialect permits SqlDialect.H2, SqlDialect.Postgr
     }
 
     /** The newest messages of all channels, newest first (Dev UI). */
-    public String recentMessages() {
-        return "SELECT " + MESSAGE_COLUMNS + " FROM cable_messages ORDER BY id DESC LIMIT ?";
+    /**
+     * The newest messages, the channels of {@code excluded} hashes left out (an administration read: it walks the id
+     * index backwards and skips the excluded rows).
+     */
+    public String recentMessages(int excluded) {
+        String where = excluded == 0 ? ""
+                : " WHERE channel_hash NOT IN (" + String.join(", ", Collections.nCopies(excluded, "?")) + ")";
+        return "SELECT " + MESSAGE_COLUMNS + " FROM cable_messages" + where + " ORDER BY id DESC LIMIT ?";
     }
 
     // Presence (PresenceTable): the ids in each channel's set, the sessions behind them, the nodes' leases.

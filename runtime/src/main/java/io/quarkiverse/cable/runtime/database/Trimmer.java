@@ -173,7 +173,7 @@ public final class Trimmer {
                     trimsOwed.decrementAndGet();
                 }
             } catch (SQLException | RuntimeException e) {
-                failures.record(Failure.TRIM, "Cable trim failed: " + e.getMessage(), null);
+                failures.record(Failure.TRIM, "trim", "Cable trim failed: " + e.getMessage(), null);
                 trimsOwed.set(0);
             }
         }

@@ -173,7 +173,7 @@ class HttpBroadcasts {
     private static final long LINGER_MILLIS = 2_000;
 
     private void refuse(RoutingContext context, int status, String message) {
-        engine.recordFailure(Failure.INVALID, "HTTP broadcast refused with " + status + ": " + message);
+        engine.recordFailure(Failure.INVALID, "http", "HTTP broadcast refused with " + status + ": " + message);
         answer(context, status, message);
         HttpServerRequest request = context.request();
         if (status == 413 && !request.isEnded()) {

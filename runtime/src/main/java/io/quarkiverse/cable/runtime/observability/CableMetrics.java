@@ -93,10 +93,14 @@ class CableMetrics {
         counter("cable.sse.slow.consumer.disconnects",
                 "SSE streams closed as too slow: over sse.max-pending-bytes, or stalled for websocket.stall-timeout",
                 stats, CableStats::sseSlowConsumers);
-        Gauge.builder("cable.channels", observability, o -> o.engine().channelCount())
-                .description("Channels with at least one subscriber on this node").register(registry);
-        Gauge.builder("cable.subscribers", observability, o -> o.engine().subscriberCount())
-                .description("Subscriptions on this node").register(registry);
+        // The application's figures: the cable's own readers (disconnect commands, whispers, presence events) run on
+        // every node from startup, and counting them made an idle node report 3 channels and 3 subscribers.
+        Gauge.builder("cable.channels", observability, o -> o.engine().applicationChannelCount())
+                .description("Channels the application subscribes on this node (the cable's internal ones excluded)")
+                .register(registry);
+        Gauge.builder("cable.subscribers", observability, o -> o.engine().applicationSubscriberCount())
+                .description("The application's subscriptions on this node (the cable's internal readers excluded)")
+                .register(registry);
 
         TransportStatus transport = observability.transport().status();
         if (transport.datasource().isEmpty()) {

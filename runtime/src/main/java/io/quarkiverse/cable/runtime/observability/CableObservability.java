@@ -136,8 +136,11 @@ public class CableObservability {
 
     public Snapshot snapshot() {
         CableStats stats = engine.stats();
-        int channels = engine.channelCount();
-        int subscribers = engine.subscriberCount();
+        // The figures shown count the application's subscriptions only (an idle node reports 0 and 0); whether the
+        // poller reads anything at all still depends on every channel, the cable's own included.
+        int channels = engine.applicationChannelCount();
+        int subscribers = engine.applicationSubscriberCount();
+        boolean polling = engine.channelCount() > 0;
         long broadcasts = stats.broadcasts();
         long committed = stats.committed();
         long deliveries = stats.deliveries();
@@ -157,7 +160,7 @@ public class CableObservability {
                 probe.newestId() < 0 ? null : probe.newestId(), progress.cursor(), cursorLag(probe, progress),
                 probe.trimDebt() < 0 ? null : probe.trimDebt(), probe.trimDebtCapped(),
                 // Without subscribed channels the poller runs no query, so the last poll's lag would never reset.
-                channels == 0 ? 0L : stats.lastPollLagMillis(),
+                polling ? stats.lastPollLagMillis() : 0L,
                 TimeUnit.NANOSECONDS.toMillis(now - progress.lastPollNanos()),
                 TimeUnit.NANOSECONDS.toMicros(stats.lastPollDurationNanos()), progress.writerQueueDepth(),
                 oldest == 0 ? 0 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(now - oldest)), alive.get("poller"),

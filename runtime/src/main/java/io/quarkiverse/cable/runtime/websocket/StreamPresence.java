@@ -45,7 +45,7 @@ final class StreamPresence {
         Session(WebSocketConnection connection) {
             this.connection = connection;
             this.runner = new SerialExecutor("cable-stream-presence", failure -> engine.recordFailure(
-                    Failure.LISTENER, "Cable presence of WebSocket connection " + connection.id()
+                    Failure.LISTENER, "stream-presence", "Cable presence of WebSocket connection " + connection.id()
                             + " failed: " + failure));
         }
     }
@@ -119,7 +119,7 @@ final class StreamPresence {
             try {
                 session.presence.end();
             } catch (RuntimeException e) {
-                engine.recordFailure(Failure.STORAGE, "Cable presence of WebSocket connection "
+                engine.recordFailure(Failure.STORAGE, "stream-presence-ttl", "Cable presence of WebSocket connection "
                         + connectionId + " could not be handed to the TTL (it stays until its node's lease ends): "
                         + e);
             }

@@ -218,7 +218,7 @@ class WebSocketStreams implements CableStreams, LocalSessions {
                 .filter(connection -> identifiers.equals(identity(connection))).toList();
         // WebSockets Next has no reconnect hint: a plain close, which the application's client treats as it wants.
         matching.forEach(connection -> connection.close(new CloseReason(1000, "remote")).subscribe().with(ignored -> {
-        }, failure -> engine.recordFailure(Failure.SEND, "Cable: remote disconnect of connection "
+        }, failure -> engine.recordFailure(Failure.SEND, "remote-disconnect", "Cable: remote disconnect of connection "
                 + connection.id() + " failed: " + failure)));
         return matching.size();
     }
@@ -239,7 +239,7 @@ class WebSocketStreams implements CableStreams, LocalSessions {
         }
         StreamingConnection streaming = streamingConnections.computeIfAbsent(connection.id(),
                 id -> new StreamingConnection(ConnectionOutbox.create(
-                        new WebSocketWire(connection, sockets, why -> engine.recordFailure(Failure.SEND, why)),
+                        new WebSocketWire(connection, sockets, why -> engine.recordFailure(Failure.SEND, "stream", why)),
                         limits, (reason, why) -> slowConsumer(connection, reason, why))));
         LocalSubscription existing = streaming.streams().get(channel);
         if (existing != null) {
@@ -452,6 +452,7 @@ class WebSocketStreams implements CableStreams, LocalSessions {
                 outbox.send(engine.jsonText(frame));
             }
         }, outbox.limits().maxPendingFrames(), (message, failure) -> engine.recordFailure(Failure.LISTENER,
+                "stream-callback",
                 "Cable stream callback on '" + message.channel() + "' failed for message " + message.id() + ": "
                         + failure));
     }
