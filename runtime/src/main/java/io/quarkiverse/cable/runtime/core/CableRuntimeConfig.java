@@ -91,7 +91,8 @@ public interface CableRuntimeConfig {
          * written, and also when `trim.enabled` is false), so a row lives at most about 1.5 times this. A node whose
          * poller is further behind than this (or whose clock is this far ahead of the writer's) misses them: whispers
          * and live presence frames are best effort; the presence sets themselves are not messages and are not
-         * affected. At least 10 times `polling-interval`. With `presence.in-stream`, a join's or leave's copy in its
+         * affected. Keep it well above the longest poll lag a node may have (`cable.poll.lag`); the default is 30 s.
+         * With `presence.in-stream`, a join's or leave's copy in its
          * channel's stream is an ordinary message, kept for `message-retention`.
          */
         @WithDefault("30s")

@@ -124,7 +124,18 @@ public class Liveness {
             return;
         }
         Context context = Vertx.currentContext();
-        Runnable listen = () -> socket.pongHandler(pong -> watch.heardNanos = System.nanoTime());
+        Runnable listen = () -> {
+            if (connection.isClosed()) {
+                watched.remove(connection.id(), watch); // closed meanwhile (a rejected upgrade): nothing to hear
+                return;
+            }
+            try {
+                socket.pongHandler(pong -> watch.heardNanos = System.nanoTime());
+            } catch (IllegalStateException closed) {
+                // Vert.x refuses handlers on a socket that closed since the check above: it is gone
+                watched.remove(connection.id(), watch);
+            }
+        };
         if (context != null && context.isEventLoopContext()) {
             // After WebSockets Next's own set-up of this connection (which installs its pong handler) has finished.
             context.runOnContext(ignored -> listen.run());

@@ -38,8 +38,7 @@ class CableConfigValidationTest {
         refused("quarkus.cable.writer.retry-timeout", "-1s", "must not be negative, was PT-1S");
         refused("quarkus.cable.trim.batch-size", "0", "must be at least 1, was 0");
         refused("quarkus.cable.message-retention", "-1d", "must be a positive duration, was PT-24H");
-        refused("quarkus.cable.trim.live-retention", "900ms",
-                "must be at least 10 times quarkus.cable.polling-interval (PT0.1S), was PT0.9S");
+        refused("quarkus.cable.trim.live-retention", "0s", "must be a positive duration, was PT0S");
         refused("quarkus.cable.limits.max-whisper-size", "0", "must be at least 1 byte, was 0 bytes");
         refused("quarkus.cable.websocket.max-pending-frames", "0", "must be at least 1, was 0");
         refused("quarkus.cable.websocket.stall-timeout", "0s", "must be a positive duration, was PT0S");
