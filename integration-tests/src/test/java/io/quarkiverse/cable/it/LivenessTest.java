@@ -29,7 +29,10 @@ import io.vertx.core.json.JsonObject;
  * closed and its presence leaves when the TTL (2 s) ends; on the plain and the extended Action Cable protocol and on
  * a WebSockets Next endpoint ({@code CableStreams.joinPresence}). Clients that answer pings (the JDK's WebSocket does,
  * as browsers do) stay connected however long they are quiet. Before the pong deadline the vanished members stayed
- * until TCP gave up, about 15 minutes.
+ * until TCP gave up, about 15 minutes. SSE has no way back from the client: a quiet stream gets heartbeats (comment
+ * lines, every 200 ms here), so that TCP has something to deliver and a heartbeat that cannot be written stalls the
+ * stream (the stall itself is SseOutboxHeartbeatTest's); before them an idle stream to a vanished client stayed open
+ * for as long as the process lived.
  */
 @QuarkusTest
 @DatabaseIndependent
@@ -40,7 +43,8 @@ class LivenessTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("quarkus.cable.websocket.ping-interval", "200ms",
-                    "quarkus.cable.websocket.pong-timeout", "1s");
+                    "quarkus.cable.websocket.pong-timeout", "1s",
+                    "quarkus.cable.sse.heartbeat-interval", "200ms");
         }
     }
 
@@ -105,6 +109,22 @@ class LivenessTest {
                 .put("data", new JsonObject().put("action", "echo").put("text", "still here").encode()).encode());
         watcher.awaitFrame(new JsonObject().put("identifier", chat)
                 .put("message", new JsonObject().put("echo", "still here")).encode());
+    }
+
+    @Test
+    void quietSseStreamsGetHeartbeatsThatAreNotEvents() throws Exception {
+        String channel = Channels.unique("liveness-sse");
+        try (RawHttpStream stream = RawHttpStream.sse(base, "/events/" + channel, null, 0)) {
+            open.add(stream);
+            assertThat(stream.readHead()).startsWith("HTTP/1.1 200");
+            // Three heartbeats on a channel nobody broadcasts to, after the subscribed event; a comment line is all
+            // they are (no event, no data, no id: an EventSource's lastEventId stays the subscribed event's).
+            String body = stream.readUntil(":\n\n", 3, Duration.ofSeconds(60));
+            String subscribed = "event:cable-subscribed\ndata:{}\n";
+            assertThat(body).contains(subscribed);
+            assertThat(body.substring(body.indexOf(subscribed) + subscribed.length())).doesNotContain("data:")
+                    .doesNotContain("id:").doesNotContain("event:");
+        }
     }
 
     private WsClient subscribed(URI to, String user, String protocol, String chat) throws Exception {

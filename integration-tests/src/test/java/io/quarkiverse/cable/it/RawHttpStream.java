@@ -10,7 +10,9 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Base64;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A client on a bare socket, so that it costs the test's JVM almost nothing and reads exactly when the test says: an
@@ -109,6 +111,42 @@ final class RawHttpStream implements AutoCloseable {
             matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1 : 0;
         }
         return head.toString();
+    }
+
+    /**
+     * Reads until {@code marker} was seen {@code times} times (across reads), and returns what was read; fails after
+     * {@code within}.
+     */
+    String readUntil(String marker, int times, Duration within) throws IOException {
+        long deadline = System.nanoTime() + within.toNanos();
+        StringBuilder read = new StringBuilder();
+        byte[] buffer = new byte[8192];
+        while (count(read, marker) < times) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                throw new IOException(times + " markers not read within " + within + ": " + read);
+            }
+            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
+            int n;
+            try {
+                n = in.read(buffer);
+            } catch (SocketTimeoutException e) {
+                continue;
+            }
+            if (n < 0) {
+                throw new IOException("Closed before " + times + " x marker: " + read);
+            }
+            read.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+        }
+        return read.toString();
+    }
+
+    private static int count(StringBuilder text, String marker) {
+        int found = 0;
+        for (int at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + 1)) {
+            found++;
+        }
+        return found;
     }
 
     /**

@@ -262,6 +262,18 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("4M")
         MemorySize maxPendingBytes();
+
+        /**
+         * How long an SSE stream may go without writing anything before the cable writes a heartbeat (an SSE comment
+         * line, which `EventSource` ignores). It keeps proxies and load balancers from closing a quiet stream as
+         * idle, and it gives the network something to deliver: a client that vanished without closing (a laptop
+         * lid, a network switch) is noticed when TCP gives up delivering a heartbeat, or when heartbeats cannot be
+         * written for `websocket.stall-timeout`, and its presence then leaves when `quarkus.cable.presence.ttl`
+         * ends. SSE has no way back from the client, so there is no pong deadline: the Liveness section of the
+         * WebSockets page gives the bounds. `0` turns heartbeats off.
+         */
+        @WithDefault("10s")
+        Duration heartbeatInterval();
     }
 
     /**

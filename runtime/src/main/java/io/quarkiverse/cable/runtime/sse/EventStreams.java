@@ -65,7 +65,7 @@ final class EventStreams {
         private final SsePresence.Member member;
         final SseOutbox outbox;
         private volatile LocalSubscription subscription;
-        private volatile StallWatch.Watched watched;
+        private volatile StreamWatch.Watched watched;
         private volatile SsePresence presence;
 
         SseStream(CableEngine engine, SseSettings settings, String channel, String lastEventId,
@@ -115,7 +115,7 @@ final class EventStreams {
                     : System.nanoTime() + Duration.between(Instant.now(), expiresAt).toNanos();
             // Expired: the stream ends as a closed subscription does (the response completes); the EventSource
             // reconnects with Last-Event-ID, is authenticated again and misses nothing.
-            watched = StallWatch.watch(outbox, () -> started.end(new CableException.SlowConsumer(channel,
+            watched = StreamWatch.watch(outbox, () -> started.end(new CableException.SlowConsumer(channel,
                     "no SSE event written for " + settings.stallTimeoutNanos() / 1_000_000
                             + " ms (quarkus.cable.websocket.stall-timeout)")),
                     expiresAtNanos, expiresAt == null ? null : started::close);
@@ -176,9 +176,9 @@ final class EventStreams {
 
         @Override
         public void cancelled() {
-            StallWatch.Watched watching = watched;
+            StreamWatch.Watched watching = watched;
             if (watching != null) {
-                StallWatch.unwatch(watching);
+                StreamWatch.unwatch(watching);
             }
             LocalSubscription started = subscription;
             if (started != null) {

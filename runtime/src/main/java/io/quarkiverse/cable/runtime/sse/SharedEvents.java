@@ -37,7 +37,7 @@ final class SharedEvents {
 
     /** What an event costs while it waits: about its size on the wire (its characters and the field names). */
     static long size(TextEvent event) {
-        return 16 + length(event.name()) + length(event.id()) + length(event.data());
+        return 16 + length(event.name()) + length(event.id()) + length(event.data()) + length(event.comment());
     }
 
     private static int length(String value) {

@@ -41,6 +41,7 @@ final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscrip
 
     private final long maxPendingBytes;
     private final long stallTimeoutNanos;
+    private final long heartbeatNanos;
     private final Lifecycle lifecycle;
     private Flow.Subscriber<? super OutboundSseEvent> subscriber;
     private ArrayDeque<Object> queue;
@@ -56,6 +57,7 @@ final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscrip
     SseOutbox(SseSettings settings, Lifecycle lifecycle) {
         this.maxPendingBytes = settings.maxPendingBytes();
         this.stallTimeoutNanos = settings.stallTimeoutNanos();
+        this.heartbeatNanos = settings.heartbeatNanos();
         this.lifecycle = lifecycle;
     }
 
@@ -136,6 +138,14 @@ final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscrip
     boolean stalled(long now) {
         synchronized (this) {
             return !done && queue != null && !queue.isEmpty() && now - progressNanos > stallTimeoutNanos;
+        }
+    }
+
+    /** True when nothing waits and nothing was handed over for the heartbeat interval (never with heartbeats off). */
+    boolean quiet(long now) {
+        synchronized (this) {
+            return heartbeatNanos > 0 && !done && subscriber != null && (queue == null || queue.isEmpty())
+                    && now - progressNanos > heartbeatNanos;
         }
     }
 

@@ -5,8 +5,18 @@ import java.lang.reflect.Type;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 
-/** A text Server-Sent Event: our own small implementation, so no {@code Sse} context is needed to build one. */
-record TextEvent(String name, String id, String data) implements OutboundSseEvent {
+/**
+ * A text Server-Sent Event, or a comment line: our own small implementation, so no {@code Sse} context is needed to
+ * build one.
+ */
+record TextEvent(String name, String id, String data, String comment) implements OutboundSseEvent {
+
+    /** An empty comment line ({@code ":"}): written to a quiet stream, ignored by every {@code EventSource}. */
+    static final TextEvent HEARTBEAT = new TextEvent(null, null, null, "");
+
+    TextEvent(String name, String id, String data) {
+        this(name, id, data, null);
+    }
 
     @Override
     public String getName() {
@@ -25,7 +35,7 @@ record TextEvent(String name, String id, String data) implements OutboundSseEven
 
     @Override
     public String getComment() {
-        return null;
+        return comment;
     }
 
     @Override

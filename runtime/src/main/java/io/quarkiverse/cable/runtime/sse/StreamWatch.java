@@ -7,13 +7,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Looks at every open SSE stream four times a second and hands the stalled ones (events waiting, none written for
- * the stall timeout) and the ones whose credentials expired to their handlers, so a client that stopped reading after its last
- * event is closed without
- * waiting for another broadcast that may never come. One daemon thread for the process, started with the first
- * stream; a look at a stream with nothing waiting is one comparison.
+ * Looks at every open SSE stream four times a second: hands the stalled ones (events waiting, none written for the
+ * stall timeout) and the ones whose credentials expired to their handlers, so a client that stopped reading after its
+ * last event is closed without waiting for another broadcast that may never come, and queues a heartbeat on the quiet
+ * ones (nothing written for the heartbeat interval), so that a client that vanished has something the network must
+ * deliver: a heartbeat that cannot be written stalls the stream like any event. One daemon thread for the process,
+ * started with the first stream; a look at a stream with nothing waiting is two comparisons.
  */
-final class StallWatch {
+final class StreamWatch {
 
     /**
      * A stream being watched, what to do when it stalls, and when its credentials expire ({@code System.nanoTime()}
@@ -26,7 +27,7 @@ final class StallWatch {
     private static final Set<Watched> WATCHED = ConcurrentHashMap.newKeySet();
     private static volatile ScheduledExecutorService timer;
 
-    private StallWatch() {
+    private StreamWatch() {
     }
 
     static Watched watch(SseOutbox outbox, Runnable onStall, long expiresAtNanos, Runnable onExpiry) {
@@ -47,11 +48,11 @@ final class StallWatch {
             return;
         }
         ScheduledExecutorService created = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "cable-sse-stall-watch");
+            Thread thread = new Thread(task, "cable-sse-watch");
             thread.setDaemon(true);
             return thread;
         });
-        created.scheduleWithFixedDelay(StallWatch::check, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        created.scheduleWithFixedDelay(StreamWatch::check, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         timer = created;
     }
 
@@ -67,6 +68,9 @@ final class StallWatch {
                 } else if (watched.onExpiry() != null && now - watched.expiresAtNanos() >= 0) {
                     WATCHED.remove(watched);
                     watched.onExpiry().run();
+                } else if (watched.outbox().quiet(now)) {
+                    // Over the byte bound the offer is refused, and then the stream is anything but quiet.
+                    watched.outbox().offer(TextEvent.HEARTBEAT);
                 }
             } catch (RuntimeException e) {
                 // One stream's failure must not stop the watch of the others.
