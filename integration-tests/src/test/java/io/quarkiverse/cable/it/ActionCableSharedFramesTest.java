@@ -40,6 +40,7 @@ import io.vertx.core.json.JsonObject;
  * compressed (through Vert.x's encoder); every other connection gets each frame as one shared, pre-encoded buffer.
  */
 @QuarkusTest
+@DatabaseIndependent
 class ActionCableSharedFramesTest {
 
     private static final String V1 = "actioncable-v1-json";

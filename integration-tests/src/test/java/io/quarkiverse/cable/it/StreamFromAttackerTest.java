@@ -29,6 +29,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * of the channel it tried to reach; the healthy clients receive every broadcast, in order.
  */
 @QuarkusTest
+@DatabaseIndependent
 class StreamFromAttackerTest {
 
     private static final int BROADCASTS = 100;

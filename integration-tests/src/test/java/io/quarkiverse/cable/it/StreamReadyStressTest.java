@@ -35,6 +35,7 @@ import io.vertx.core.http.WebSocketConnectOptions;
  * broadcast in time: a lost one leaves a client without its "ready" or its confirmation.
  */
 @QuarkusTest
+@OncePerServer
 @TestProfile(StreamReadyStressTest.WakeupsOnly.class)
 class StreamReadyStressTest {
 

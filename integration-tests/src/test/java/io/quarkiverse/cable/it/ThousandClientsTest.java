@@ -42,6 +42,7 @@ import io.vertx.core.http.WebSocketConnectOptions;
  * only: the behaviour under test is the WebSocket layer's, and once in CI is enough.
  */
 @QuarkusTest
+@DatabaseIndependent
 @TestProfile(SlowWebSocketClientTest.SmallOutbox.class)
 class ThousandClientsTest {
 

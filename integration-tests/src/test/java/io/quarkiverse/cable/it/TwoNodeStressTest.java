@@ -34,6 +34,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * order.
  */
 @QuarkusTest
+@OncePerServer
 class TwoNodeStressTest {
 
     private static final int CHANNELS = 20;
