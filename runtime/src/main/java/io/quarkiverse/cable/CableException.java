@@ -29,6 +29,15 @@ public abstract sealed class CableException extends RuntimeException {
                     + ", see quarkus.cable.writer.max-transaction-broadcasts); the transaction is rolled back");
         }
 
+        /**
+         * A presence change or read refused: the presence id has {@code perId} changes waiting for the database on
+         * this node, or the node has {@code total} presence operations waiting; nothing was remembered or written.
+         */
+        public static QueueFull presence(int perId, int total) {
+            return new QueueFull("Cable presence is busy: this id has " + perId + " changes waiting or this node "
+                    + total + " presence operations (see quarkus.cable.presence.max-pending-per-id and max-pending)");
+        }
+
         /** The channel has {@code share} broadcasts waiting already, its most; the queue may have room for others. */
         public static QueueFull channelShare(int share) {
             return new QueueFull("Cable writer queue holds this channel's share (" + share

@@ -51,6 +51,9 @@ public interface TransportCounters {
      */
     void presenceSessionsSwept(int sessions);
 
+    /** A presence change or read refused: its id or the node had the most presence work waiting. */
+    void presenceRefused();
+
     /** One failure of {@code kind}; {@link FailureLog} counts through here and logs. */
     void failed(Failure kind);
 }

@@ -396,6 +396,24 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("false")
         boolean inStream();
+
+        /**
+         * The most presence changes (joins, leaves, info updates) of one presence id that may wait for the database
+         * on a node. Beyond it a join or leave is refused at once (`QueueFull`; a presence `error` frame on Action
+         * Cable), counted as `cable.limits.refusals{reason="presence_queue"}`: one identity opening and closing
+         * connections in a loop (with `identity-events`, every connection joins) keeps no other user waiting. A
+         * refused join stored nothing; a session's end is never refused.
+         */
+        @WithDefault("16")
+        int maxPendingPerId();
+
+        /**
+         * The most presence operations (changes, `info` reads, session ends) that may wait for the database on a
+         * node, every id together; beyond it changes and reads are refused as over `max-pending-per-id`. Each one
+         * waiting holds a virtual thread and a few hundred bytes.
+         */
+        @WithDefault("10000")
+        int maxPending();
     }
 
     /**

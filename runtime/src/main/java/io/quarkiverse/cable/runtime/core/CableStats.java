@@ -39,7 +39,9 @@ public final class CableStats implements TransportCounters {
         /** Whispers faster than limits.whisper-rate (with limits.whisper-burst): dropped, the connection stays. */
         WHISPER_RATE,
         /** A whisper's data over limits.max-whisper-size: dropped, the connection stays. */
-        WHISPER_SIZE;
+        WHISPER_SIZE,
+        /** Presence work over presence.max-pending-per-id or presence.max-pending: refused, nothing stored. */
+        PRESENCE_QUEUE;
 
         /** The metric tag and log key. */
         public String tag() {
@@ -192,6 +194,11 @@ public final class CableStats implements TransportCounters {
     @Override
     public void lostInFailover(long lost) {
         lostInFailover.add(lost);
+    }
+
+    @Override
+    public void presenceRefused() {
+        refused(Refusal.PRESENCE_QUEUE);
     }
 
     @Override

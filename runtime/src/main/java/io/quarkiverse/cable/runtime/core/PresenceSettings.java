@@ -3,16 +3,18 @@ package io.quarkiverse.cable.runtime.core;
 import java.time.Duration;
 
 /** {@code quarkus.cable.presence.*}, read once. */
-public record PresenceSettings(Duration ttl, int maxRecords, int maxInfoSize, boolean identityEvents, boolean inStream) {
+public record PresenceSettings(Duration ttl, int maxRecords, int maxInfoSize, boolean identityEvents, boolean inStream,
+        int maxPendingPerId, int maxPending) {
 
     public static PresenceSettings from(CableRuntimeConfig config) {
         return new PresenceSettings(config.presence().ttl(), config.presence().maxRecords(),
                 (int) Math.min(Integer.MAX_VALUE, config.presence().maxInfoSize().asLongValue()),
-                config.presence().identityEvents(), config.presence().inStream());
+                config.presence().identityEvents(), config.presence().inStream(), config.presence().maxPendingPerId(),
+                config.presence().maxPending());
     }
 
     public static PresenceSettings defaults() {
-        return new PresenceSettings(Duration.ofSeconds(15), 1000, 1024, false, false);
+        return new PresenceSettings(Duration.ofSeconds(15), 1000, 1024, false, false, 16, 10_000);
     }
 
     /**

@@ -72,6 +72,7 @@ final class DatabasePresence implements PresenceStore {
     private final Map<String, Map<Membership, String>> bySession = new ConcurrentHashMap<>();
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore permits = new Semaphore(MAX_CONCURRENT);
+    private final PresenceAdmission admission;
     private final Worker worker = new Worker("presence", this::run);
     private final Object leaseLock = new Object();
     private volatile Changes changes;
@@ -106,6 +107,7 @@ final class DatabasePresence implements PresenceStore {
         this.afterCommit = afterCommit;
         this.failures = new FailureLog(LOG, stats);
         this.stats = stats;
+        this.admission = new PresenceAdmission(settings.maxPendingPerId(), settings.maxPending());
     }
 
     @Override
@@ -117,24 +119,36 @@ final class DatabasePresence implements PresenceStore {
     public boolean join(String channel, String presenceId, String sessionId, String infoJson) {
         ensureLease();
         long hash = ChannelHash.of(channel);
-        // Remembered before the row can exist: the sweep takes a row of this node whose session it does not know for
-        // an orphan, so a committed row's session must be known from before its commit until its end.
-        remember(sessionId, channel, presenceId, infoJson);
+        Membership membership = new Membership(channel, presenceId);
+        admitChange(membership);
         try {
-            return transaction((c, now) -> joinIn(c, channel, hash, presenceId, sessionId, infoJson, now));
-        } catch (CableException.CommitUnknown e) {
-            throw e; // the row may be stored: it stays remembered, so that the session's end hands it to the TTL
-        } catch (CableException e) {
-            forget(sessionId, new Membership(channel, presenceId)); // rolled back: nothing to hand over or re-join
-            throw e;
+            // Remembered before the row can exist: the sweep takes a row of this node whose session it does not know
+            // for an orphan, so a committed row's session must be known from before its commit until its end.
+            remember(sessionId, channel, presenceId, infoJson);
+            try {
+                return transaction((c, now) -> joinIn(c, channel, hash, presenceId, sessionId, infoJson, now));
+            } catch (CableException.CommitUnknown e) {
+                throw e; // the row may be stored: it stays remembered, so that the session's end hands it to the TTL
+            } catch (CableException e) {
+                forget(sessionId, membership); // rolled back: nothing to hand over or re-join
+                throw e;
+            }
+        } finally {
+            admission.releaseChange(membership);
         }
     }
 
     @Override
     public boolean leave(String channel, String presenceId, String sessionId) {
-        forget(sessionId, new Membership(channel, presenceId));
-        long hash = ChannelHash.of(channel);
-        return transaction((c, now) -> leaveIn(c, hash, presenceId, sessionId));
+        Membership membership = new Membership(channel, presenceId);
+        admitChange(membership);
+        try {
+            forget(sessionId, membership);
+            long hash = ChannelHash.of(channel);
+            return transaction((c, now) -> leaveIn(c, hash, presenceId, sessionId));
+        } finally {
+            admission.releaseChange(membership);
+        }
     }
 
     @Override
@@ -144,14 +158,19 @@ final class DatabasePresence implements PresenceStore {
             return; // most connections never join: they cost no presence write
         }
         Instant end = Instant.now().plus(settings.ttl());
-        transaction((c, now) -> new Outcome<>(table.expireSession(c, sessionId, end), null));
+        admission.enter();
+        try {
+            transaction((c, now) -> new Outcome<>(table.expireSession(c, sessionId, end), null));
+        } finally {
+            admission.release();
+        }
         worker.wake();
     }
 
     @Override
     public PresenceSnapshot snapshot(String channel, int maxRecords) {
         long hash = ChannelHash.of(channel);
-        return read(c -> {
+        return admittedRead(c -> {
             List<PresenceRecord> records = table.records(c, hash, maxRecords);
             int total = records.size() < maxRecords ? records.size() : table.count(c, hash);
             return new PresenceSnapshot(total, records);
@@ -161,7 +180,27 @@ final class DatabasePresence implements PresenceStore {
     @Override
     public int count(String channel) {
         long hash = ChannelHash.of(channel);
-        return read(c -> table.count(c, hash));
+        return admittedRead(c -> table.count(c, hash));
+    }
+
+    private void admitChange(Membership membership) {
+        if (!admission.admitChange(membership)) {
+            stats.presenceRefused();
+            throw CableException.QueueFull.presence(settings.maxPendingPerId(), settings.maxPending());
+        }
+    }
+
+    /** A read a client or the application asked for: refused when the node has its most presence work waiting. */
+    private <T> T admittedRead(Work1<T> work) {
+        if (!admission.admit()) {
+            stats.presenceRefused();
+            throw CableException.QueueFull.presence(settings.maxPendingPerId(), settings.maxPending());
+        }
+        try {
+            return read(work);
+        } finally {
+            admission.release();
+        }
     }
 
     @Override

@@ -23,7 +23,7 @@ class MemoryPresenceTest {
 
     private final LinkedBlockingQueue<String> published = new LinkedBlockingQueue<>();
     private final MemoryPresence presence = new MemoryPresence(
-            new PresenceSettings(Duration.ofMillis(200), 2, 1024, false, false),
+            new PresenceSettings(Duration.ofMillis(200), 2, 1024, false, false, 16, 10_000),
             message -> published.add(new String(message.payload(), StandardCharsets.UTF_8)));
 
     @AfterEach
@@ -90,7 +90,8 @@ class MemoryPresenceTest {
     @Test
     void inStreamEveryJoinAndLeaveIsAlsoAMessageOfTheChannelsStreamAndTheCablesOwnSetsAreNot() {
         List<String> messages = new ArrayList<>();
-        MemoryPresence inStream = new MemoryPresence(new PresenceSettings(Duration.ofSeconds(15), 2, 1024, false, true),
+        MemoryPresence inStream = new MemoryPresence(
+                new PresenceSettings(Duration.ofSeconds(15), 2, 1024, false, true, 16, 10_000),
                 message -> messages.add(message.channel() + " " + new String(message.payload(), StandardCharsets.UTF_8)));
         inStream.join("room", "ann", "s1", "{\"tab\":1}");
         inStream.join("room", "ann", "s2", "{\"tab\":1}"); // no change: nothing written
