@@ -71,7 +71,7 @@ public interface CableRuntimeConfig {
     interface Trim {
         /**
          * Whether the cable trims expired messages itself, in proportion to writes (Solid Cable's `autotrim`). Off, the
-         * application deletes them (`CableMessageEntity.deleteExpired`).
+         * application deletes them (`CableMessageEntity.deleteOlderThan(cutoff)`, with the Hibernate ORM entity).
          */
         @WithDefault("true")
         boolean enabled();
