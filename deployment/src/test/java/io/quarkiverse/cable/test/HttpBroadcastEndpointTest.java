@@ -32,7 +32,7 @@ class HttpBroadcastEndpointTest {
             .overrideConfigKey("quarkus.cable.adapter", "memory")
             .overrideRuntimeConfigKey("quarkus.cable.http-broadcast.enabled", "true")
             .overrideRuntimeConfigKey("quarkus.cable.http-broadcast.path", "/publish")
-            .overrideRuntimeConfigKey("quarkus.cable.http-broadcast.secret", "s3cret");
+            .overrideRuntimeConfigKey("quarkus.cable.http-broadcast.secret", "endpoint-test-s3cret");
 
     @Inject
     Cable cable;
@@ -46,7 +46,7 @@ class HttpBroadcastEndpointTest {
         cable.subscribe("news", received::add).confirmed().toCompletableFuture().get();
         HttpClient client = HttpClient.newHttpClient();
         HttpResponse<String> published = client.send(HttpRequest.newBuilder(base.resolve("/publish"))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer s3cret")
+                .header("Content-Type", "application/json").header("Authorization", "Bearer endpoint-test-s3cret")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"stream\":\"news\",\"data\":\"{\\\"n\\\":1}\"}"))
                 .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(published.statusCode()).isEqualTo(201);
@@ -54,7 +54,8 @@ class HttpBroadcastEndpointTest {
         assertThat(received.get(0).text()).isEqualTo("{\"n\":1}");
 
         HttpResponse<String> defaultPath = client.send(HttpRequest.newBuilder(base.resolve("/_broadcast"))
-                .header("Authorization", "Bearer s3cret").POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                .header("Authorization", "Bearer endpoint-test-s3cret")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(defaultPath.statusCode()).isEqualTo(404);
     }

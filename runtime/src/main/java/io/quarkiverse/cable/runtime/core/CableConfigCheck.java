@@ -137,6 +137,8 @@ final class CableConfigCheck {
      * short or guessable key lets anyone sign stream names (each a bearer capability to its stream).
      */
     static final int MIN_TURBO_KEY_BYTES = 32;
+    /** A publish secret anyone can guess in a few thousand tries is no secret; wrong ones are not throttled. */
+    static final int MIN_HTTP_SECRET_BYTES = 16;
 
     private static void turbo(CableRuntimeConfig.Turbo turbo) {
         turbo.signingKey().ifPresent(key -> turboKey("quarkus.cable.turbo.signing-key", key));
@@ -161,6 +163,12 @@ final class CableConfigCheck {
             throw invalid("quarkus.cable.http-broadcast.secret", "nothing",
                     "is required when quarkus.cable.http-broadcast.enabled=true (an unauthenticated publish endpoint"
                             + " would let anyone broadcast)");
+        }
+        int secretBytes = http.secret().get().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (secretBytes < MIN_HTTP_SECRET_BYTES) {
+            // The length only: the message must never print the secret.
+            throw invalid("quarkus.cable.http-broadcast.secret", secretBytes + " bytes", "must be at least "
+                    + MIN_HTTP_SECRET_BYTES + " bytes (a long random secret, e.g. openssl rand -base64 32)");
         }
         if (!http.path().startsWith("/")) {
             throw invalid("quarkus.cable.http-broadcast.path", http.path(), "must start with /");

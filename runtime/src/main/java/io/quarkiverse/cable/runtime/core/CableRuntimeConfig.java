@@ -612,8 +612,8 @@ public interface CableRuntimeConfig {
 
         /**
          * The secret a publisher sends as `Authorization: Bearer <secret>` (AnyCable's `broadcast_key`). Required when
-         * the endpoint is enabled; keep it secret and the same on every node. A request without it is answered `401`,
-         * one with another secret `403`.
+         * the endpoint is enabled, at least 16 bytes (UTF-8; a shorter one fails startup without printing it); keep it
+         * secret and the same on every node. A request without it is answered `401`, one with another secret `403`.
          */
         Optional<String> secret();
 

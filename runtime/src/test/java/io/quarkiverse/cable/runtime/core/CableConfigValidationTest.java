@@ -72,6 +72,18 @@ class CableConfigValidationTest {
     }
 
     @Test
+    void httpPublishSecretsAreAtLeast16BytesAndNeverPrinted() {
+        CableRuntimeConfig shortSecret = config("quarkus.cable.http-broadcast.enabled", "true",
+                "quarkus.cable.http-broadcast.secret", "s3cret-fifteen!");
+        assertThatThrownBy(() -> CableConfigCheck.validate(shortSecret)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Invalid configuration: quarkus.cable.http-broadcast.secret must be at least 16 bytes (a long"
+                        + " random secret, e.g. openssl rand -base64 32), was 15 bytes")
+                .hasMessageNotContaining("s3cret-fifteen!");
+        CableConfigCheck.validate(config("quarkus.cable.http-broadcast.enabled", "true",
+                "quarkus.cable.http-broadcast.secret", "s3cret-sixteen!!"));
+    }
+
+    @Test
     void aSettingUnderItsOldNameIsRefusedNamingTheNewOne() {
         SmallRyeConfig config = new SmallRyeConfigBuilder().withDefaultValue("quarkus.cable.autotrim", "false").build();
         assertThatThrownBy(() -> CableConfigCheck.renamed(config)).isInstanceOf(IllegalArgumentException.class)
@@ -87,13 +99,15 @@ class CableConfigValidationTest {
                 .hasMessage("Invalid configuration: " + property + " " + rule);
     }
 
-    /** The real mapping with its defaults, and {@code property} set to {@code value}. */
-    private static CableRuntimeConfig config(String property, String value) {
-        SmallRyeConfig config = new SmallRyeConfigBuilder()
+    /** The real mapping with its defaults, and each property of {@code pairs} (name, value, ...) set. */
+    private static CableRuntimeConfig config(String... pairs) {
+        SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder()
                 .addDiscoveredConverters()
-                .withMapping(CableRuntimeConfig.class)
-                .withDefaultValue(property, value)
-                .build();
+                .withMapping(CableRuntimeConfig.class);
+        for (int i = 0; i < pairs.length; i += 2) {
+            builder.withDefaultValue(pairs[i], pairs[i + 1]);
+        }
+        SmallRyeConfig config = builder.build();
         return config.getConfigMapping(CableRuntimeConfig.class);
     }
 }
