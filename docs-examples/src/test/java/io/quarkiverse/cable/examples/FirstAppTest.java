@@ -83,7 +83,7 @@ class FirstAppTest {
             await().atMost(30, TimeUnit.SECONDS)
                     .until(() -> !connections.findByEndpointId(RoomSocket.class.getName()).isEmpty());
             WebSocketConnection server = connections.findByEndpointId(RoomSocket.class.getName()).iterator().next();
-            streams.confirmed(server).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            streams.confirmed(server).await().atMost(java.time.Duration.ofSeconds(30));
 
             given().contentType("text/plain").body("hello").post("/rooms/lobby/messages").then().statusCode(202);
             given().contentType("text/plain").body("again").post("/chat").then().statusCode(200)

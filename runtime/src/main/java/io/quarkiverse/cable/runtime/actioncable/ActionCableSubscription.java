@@ -284,7 +284,7 @@ class ActionCableSubscription implements ChannelSubscription {
         if (presenceChannel == null) {
             throw new IllegalStateException("joinPresence needs a presence set: call presenceIn(channel) first");
         }
-        String infoJson = info == null ? null : Json.encode(info);
+        String infoJson = info == null ? null : server.engine().jsonText(info);
         if (!confirmed) {
             pendingJoin = new PendingJoin(presenceId, infoJson, false);
             return;
@@ -456,7 +456,7 @@ class ActionCableSubscription implements ChannelSubscription {
 
     @Override
     public void transmit(Object message) {
-        deliver(Frames.message(encodedIdentifier, Json.encode(message)));
+        deliver(Frames.message(encodedIdentifier, server.engine().jsonText(message)));
     }
 
     /** Frames that arrive before the confirmation wait for it, so a client never sees data before the confirm. */
