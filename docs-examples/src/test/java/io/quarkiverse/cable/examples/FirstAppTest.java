@@ -109,6 +109,20 @@ class FirstAppTest {
     }
 
     @Test
+    void typedListenerReceivesTheTickersRecord() throws Exception {
+        List<Price> seen = new CopyOnWriteArrayList<>();
+        Subscription subscription = ticker.watch(seen);
+        try {
+            subscription.confirmed().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            ticker.tick();
+            await().atMost(30, TimeUnit.SECONDS).until(() -> !seen.isEmpty());
+            assertThat(seen).containsExactly(new Price("Q", 4200));
+        } finally {
+            subscription.close();
+        }
+    }
+
+    @Test
     void serverSentEventsResumeAfterTheLastEventId() throws Exception {
         // Delivered messages carry their stream position (the SSE event id is "<epoch>:<offset>").
         List<CableMessage> sent = new CopyOnWriteArrayList<>();
