@@ -5,8 +5,6 @@ import java.nio.charset.StandardCharsets;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 
-import io.quarkiverse.cable.runtime.core.JsonPayloads;
-
 /**
  * One broadcast as it is delivered to subscribers. The same instance is handed to every local subscriber of the
  * channel, so the payload is decoded from the database once per node.
@@ -40,17 +38,17 @@ public record CableMessage(long id, String channel, byte[] payload, boolean bina
      *         message's id, its channel and the type
      */
     public <T> T as(Class<T> type) {
-        return JsonPayloads.decode(this, type);
+        return MessageJson.decode(this, type);
     }
 
     /** {@link #as(Class)} for a generic type: {@code message.as(new TypeReference<List<Price>>() {})}. */
     public <T> T as(TypeReference<T> type) {
-        return JsonPayloads.decode(this, type.getType());
+        return MessageJson.decode(this, type.getType());
     }
 
     /** {@link #as(Class)} for any {@link Type} (a {@code ParameterizedType} taken from a field or a method). */
     public <T> T as(Type type) {
-        return JsonPayloads.decode(this, type);
+        return MessageJson.decode(this, type);
     }
 
     /** This message's place in its channel's stream, to resume after it; null when it has none. */

@@ -25,6 +25,9 @@ public interface MutinyCable {
     /** This API over {@link Cable#withoutTransaction()}. */
     MutinyCable withoutTransaction();
 
+    /** This API over {@link Cable#excluding(String)}: broadcasts skip client session {@code sessionId}. */
+    MutinyCable excluding(String sessionId);
+
     /**
      * {@link Cable#subscribe(String, CableListener)}: the {@code Uni} emits the subscription once it is confirmed
      * (every broadcast committed from then on reaches the listener).

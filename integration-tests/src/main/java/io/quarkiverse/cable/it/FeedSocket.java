@@ -2,6 +2,7 @@ package io.quarkiverse.cable.it;
 
 import jakarta.inject.Inject;
 
+import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamCallback;
 import io.quarkiverse.cable.it.typed.CelsiusJson.Reading;
@@ -15,7 +16,8 @@ import io.smallrye.mutiny.Uni;
  * {@code shout:<channel>} (a stream with a callback that upper-cases each message and names the thread it ran on),
  * {@code where:<channel>} (starts a stream and names the thread its confirmation reached this endpoint on),
  * {@code typed:<channel>} (a typed callback: each payload decoded to a {@link Reading}, answered as a line),
- * {@code dropped:<channel>} (starts a stream and drops the returned {@code Uni}: it still starts).
+ * {@code dropped:<channel>} (starts a stream and drops the returned {@code Uni}: it still starts),
+ * {@code others:<channel>} (broadcasts {@code from <connection id>} to the channel's other subscribers).
  */
 @WebSocket(path = "/feed")
 public class FeedSocket {
@@ -26,6 +28,9 @@ public class FeedSocket {
 
     @Inject
     CableStreams streams;
+
+    @Inject
+    Cable cable;
 
     @OnTextMessage
     Uni<String> command(String command, WebSocketConnection connection) {
@@ -51,6 +56,9 @@ public class FeedSocket {
                 streams.start(connection, channel); // the Uni is dropped on purpose: the stream starts at the call
                 yield streams.confirmed(connection).replaceWith("started:" + channel);
             }
+            case "others" -> Uni.createFrom()
+                    .completionStage(cable.excluding(connection.id()).broadcast(channel, "from " + connection.id()))
+                    .replaceWith("sent:" + channel);
             case "stop" -> {
                 streams.stop(connection, channel);
                 yield Uni.createFrom().item("stopped:" + channel);

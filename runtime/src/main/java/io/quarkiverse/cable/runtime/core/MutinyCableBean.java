@@ -46,6 +46,11 @@ class MutinyCableBean implements MutinyCable {
     }
 
     @Override
+    public MutinyCable excluding(String sessionId) {
+        return delegate.excluding(sessionId);
+    }
+
+    @Override
     public Uni<Subscription> subscribe(String channel, CableListener listener) {
         return delegate.subscribe(channel, listener);
     }

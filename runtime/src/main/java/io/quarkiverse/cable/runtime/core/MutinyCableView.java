@@ -46,6 +46,11 @@ final class MutinyCableView implements MutinyCable {
     }
 
     @Override
+    public MutinyCable excluding(String sessionId) {
+        return sessionId == null ? this : new MutinyCableView(cable.excluding(sessionId));
+    }
+
+    @Override
     public Uni<Subscription> subscribe(String channel, CableListener listener) {
         return confirmed(() -> cable.subscribe(channel, listener));
     }

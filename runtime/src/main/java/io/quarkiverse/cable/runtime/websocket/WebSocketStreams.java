@@ -251,7 +251,9 @@ class WebSocketStreams implements CableStreams, LocalSessions {
         if (existing != null) {
             return existing.confirmed().toCompletableFuture();
         }
-        LocalSubscription subscription = engine.subscribe(channel, delivery(connection, streaming.outbox(), callback));
+        // Its session is the connection's id: what Cable.excluding(connection.id()) leaves out.
+        LocalSubscription subscription = engine.subscribe(channel,
+                Delivery.forSession(connection.id(), delivery(connection, streaming.outbox(), callback)));
         LocalSubscription raced = streaming.streams().putIfAbsent(channel, subscription);
         if (raced != null) {
             subscription.close();
