@@ -8,11 +8,16 @@ import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.it.typed.ReadingChannel;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
@@ -20,7 +25,8 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * Broadcasts "to others" (issue 44 item 5): the excluded session travels with the stored row, so the poller leaves
- * it out, and every other subscriber gets the message. Each case proves the absence without a sleep: a fence
+ * it out, and every other subscriber gets the message, whichever node wrote it (a second engine on the same
+ * database; run with {@code -Pdb-postgresql} for PostgreSQL). Each case proves the absence without a sleep: a fence
  * broadcast to everyone on the same channel arrives after it (per-channel order), so a client that saw the fence and
  * not the excluded message never will.
  */
@@ -38,6 +44,15 @@ class ExcludeSessionTest {
 
     @Inject
     Cable cable;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    CableRuntimeConfig config;
+
+    @ConfigProperty(name = "quarkus.datasource.db-kind")
+    String dbKind;
 
     @Test
     void anActionBroadcastsToTheOthersOfItsSubscription() throws Exception {
@@ -78,6 +93,29 @@ class ExcludeSessionTest {
             // A meta.exclude_socket that is not a string is refused, not ignored.
             assertThat(new GemBroadcaster(base, GemBroadcaster.SECRET).post("{\"stream\":\"x\",\"data\":\"1\","
                     + "\"meta\":{\"exclude_socket\":42}}").statusCode()).isEqualTo(400);
+        }
+    }
+
+    @Test
+    void aBroadcastFromAnotherNodeSkipsTheSessionHere() throws Exception {
+        // A second engine with its own writer on the same database: the exclusion reaches this node only in the row.
+        CableEngine nodeTwo = DatabaseNodes.node("node-two-exclude", () -> dataSource, SqlDialect.forDbKind(dbKind),
+                config);
+        nodeTwo.start();
+        try (WsClient excluded = WsClient.connect(vertx, base, "/cable", EXT);
+                WsClient other = WsClient.connect(vertx, base, "/cable", ActionCableProtocolTest.V1)) {
+            await().atMost(Collector.TIMEOUT).until(() -> !excluded.received.isEmpty());
+            String sid = new JsonObject(excluded.received.get(0)).getString("sid");
+            subscribe(excluded);
+            subscribe(other);
+            String text = "node-two-" + System.nanoTime();
+            nodeTwo.excluding(sid).broadcast(ReadingChannel.STREAM, "{\"sensor\":\"" + text + "\"}")
+                    .toCompletableFuture().get(60, TimeUnit.SECONDS);
+            await().atMost(Collector.TIMEOUT).until(() -> other.received.stream().anyMatch(f -> f.contains(text)));
+            fence(excluded, other, ReadingChannel.STREAM);
+            assertThat(excluded.received).noneMatch(frame -> frame.contains(text));
+        } finally {
+            nodeTwo.stop();
         }
     }
 
