@@ -33,6 +33,15 @@ public class ChatChannel implements ChannelHandler {
                 new JsonObject().put("text", data.getString("text")).put("user", user).encode());
     }
 
+    // tag::to-others[]
+    @CableAction                                                     // subscription.perform("typing", {})
+    void typing(ChannelSubscription subscription, JsonObject data) {
+        String user = subscription.connectionIdentifiers().getOrDefault("user", "anonymous");
+        cable.excluding(subscription.sessionId())                    // everyone in the room but this client
+                .broadcast("chat:" + subscription.params().getString("room"), new JsonObject().put("typing", user));
+    }
+    // end::to-others[]
+
     @CableAction
     void echo(ChannelSubscription subscription, JsonObject data) {
         subscription.transmit(data);                                 // to this subscription only

@@ -21,7 +21,7 @@ public class ReadyRoomSocket {
     @OnOpen
     Uni<String> open(WebSocketConnection connection) {
         // <2>
-        return Uni.createFrom().completionStage(streams.confirmed(connection)).replaceWith("ready");
+        return streams.confirmed(connection).replaceWith("ready");
     }
 }
 // end::ready-room-socket[]

@@ -2,10 +2,8 @@ package io.quarkiverse.cable.examples;
 
 import jakarta.inject.Inject;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.quarkiverse.cable.CableStreams;
+import io.quarkiverse.cable.StreamCallback;
 import io.quarkus.websockets.next.OnOpen;
 import io.quarkus.websockets.next.UserData;
 import io.quarkus.websockets.next.WebSocket;
@@ -21,9 +19,6 @@ public class VisiblePriceSocket {
     @Inject
     CableStreams streams;
 
-    @Inject
-    ObjectMapper mapper;
-
     @OnOpen
     Uni<String> open(WebSocketConnection connection) {
         String user = connection.handshakeRequest().header("X-User");
@@ -32,20 +27,11 @@ public class VisiblePriceSocket {
         }
         // tag::stream-callback[]
         // RoomAuthorization (StreamAuthorization) decides who may stream "prices"; the callback, what each one sees.
-        streams.start(connection, "prices", (message, target) -> {
-            Price price = parse(message.text());
-            return visibleTo(price, target.userData().get(USER)) ? render(price) : null;   // null sends nothing
-        });
+        // Each payload arrives decoded to a Price, with the application's ObjectMapper (the one broadcast encoded with).
+        streams.start(connection, "prices", StreamCallback.typed(Price.class,
+                (price, target) -> visibleTo(price, target.userData().get(USER)) ? render(price) : null)); // null: nothing
         // end::stream-callback[]
-        return Uni.createFrom().completionStage(streams.confirmed(connection)).replaceWith("ready"); // started: live
-    }
-
-    private Price parse(String json) {
-        try {
-            return mapper.readValue(json, Price.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(e);
-        }
+        return streams.confirmed(connection).replaceWith("ready"); // started: live
     }
 
     /** Prices of a million cents or more are for "pro" users. */

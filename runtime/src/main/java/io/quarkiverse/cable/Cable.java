@@ -67,6 +67,24 @@ public interface Cable {
     }
 
     /**
+     * This cable, except that its broadcasts are not delivered to client session {@code sessionId}, on any node: the
+     * "to others" broadcast (Rails' {@code broadcast_to_others}, AnyCable's {@code exclude_socket}), so the client
+     * that made a change does not get its own echo. The session id is the one the client knows: an Action Cable
+     * connection's {@code sid} (its welcome message; {@link ChannelSubscription#sessionId()} in a channel, the
+     * {@code X-Socket-ID} header its HTTP requests carry), a WebSockets Next connection's {@code connection.id()}.
+     * Every other subscriber gets the broadcast, and it stays in the channel's history (a replay after a reconnect
+     * includes it, as in AnyCable). {@code null} excludes nobody (this cable), so a header that may be absent is
+     * passed as it is. An id that is empty or over 255 bytes, or a binary payload, is refused as
+     * {@link CableException.InvalidMessage} (a binary payload has no room for the session).
+     */
+    default Cable excluding(String sessionId) {
+        if (sessionId == null) {
+            return this;
+        }
+        throw new UnsupportedOperationException("This Cable cannot exclude a session");
+    }
+
+    /**
      * Subscribes an in-JVM listener to {@code channel}.
      * <p>
      * The subscription's starting line is the newest message id at the time it is recorded;

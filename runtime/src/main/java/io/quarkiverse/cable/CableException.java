@@ -100,7 +100,7 @@ public abstract sealed class CableException extends RuntimeException {
 
     /**
      * The application's {@link StreamAuthorization} refused the stream (or failed while deciding), so it never
-     * started; {@link CableStreams#start} fails its stage with it. The message names the channel, nothing of why.
+     * started; {@link CableStreams#start} fails its {@code Uni} with it. The message names the channel, nothing of why.
      */
     public static final class Forbidden extends CableException {
         public Forbidden(String channel) {

@@ -1,6 +1,9 @@
 package io.quarkiverse.cable;
 
+import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
+
+import com.fasterxml.jackson.core.type.TypeReference;
 
 /**
  * One broadcast as it is delivered to subscribers. The same instance is handed to every local subscriber of the
@@ -24,6 +27,28 @@ public record CableMessage(long id, String channel, byte[] payload, boolean bina
     /** The payload as text (decoded as UTF-8). */
     public String text() {
         return new String(payload, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The payload decoded from JSON to {@code type} (a record, a POJO, a {@code String}, a {@code Map}...) with the
+     * application's Jackson {@code ObjectMapper}, the one {@link Cable#broadcast(String, Object)} encodes with, so
+     * what was broadcast as an object comes back as one. Each call decodes again.
+     *
+     * @throws CableException.InvalidMessage when the payload is not JSON of that type; the message names the
+     *         message's id, its channel and the type
+     */
+    public <T> T as(Class<T> type) {
+        return MessageJson.decode(this, type);
+    }
+
+    /** {@link #as(Class)} for a generic type: {@code message.as(new TypeReference<List<Price>>() {})}. */
+    public <T> T as(TypeReference<T> type) {
+        return MessageJson.decode(this, type.getType());
+    }
+
+    /** {@link #as(Class)} for any {@link Type} (a {@code ParameterizedType} taken from a field or a method). */
+    public <T> T as(Type type) {
+        return MessageJson.decode(this, type);
     }
 
     /** This message's place in its channel's stream, to resume after it; null when it has none. */

@@ -16,6 +16,13 @@ public interface ChannelSubscription {
     /** What the connection was identified with ({@link CableIdentification}); empty when nothing identified it. */
     Map<String, String> connectionIdentifiers();
 
+    /**
+     * The connection's session id, the {@code sid} its client received in the welcome message: what a broadcast "to
+     * others" excludes, {@code cable.excluding(subscription.sessionId()).broadcast(...)} in an action, so the client
+     * that performed it does not receive its own change. Every subscription of the connection has the same one.
+     */
+    String sessionId();
+
     /** Streams cable channel {@code channel} to this subscription; broadcasts arrive as {@code received(message)}. */
     void streamFrom(String channel);
 

@@ -11,7 +11,7 @@ package io.quarkiverse.cable;
  * <ul>
  * <li>{@code @StreamFrom}: the WebSocket is closed with 1008 (policy violation), reason {@code cable: stream
  * refused};</li>
- * <li>{@link CableStreams#start}: the stage fails with {@link CableException.Forbidden}; the connection stays
+ * <li>{@link CableStreams#start}: its {@code Uni} fails with {@link CableException.Forbidden}; the connection stays
  * open;</li>
  * <li>{@link CableEventStream}: the response is 403 Forbidden, before any event.</li>
  * </ul>
@@ -25,7 +25,7 @@ public interface StreamAuthorization {
      * <ul>
      * <li>{@code @StreamFrom}: on a virtual thread, during the WebSocket upgrade, before the endpoint opens, so an
      * allowed stream is live when {@code @OnOpen} runs, as without a bean;</li>
-     * <li>{@link CableStreams#start}: on a virtual thread; the stage completes on the caller's context;</li>
+     * <li>{@link CableStreams#start}: on a virtual thread; the {@code Uni} completes on the caller's context;</li>
      * <li>{@link CableEventStream}: on the thread that calls it, because the 403 must be decided before the endpoint
      * returns its stream. Annotate an SSE endpoint whose decision blocks {@code @RunOnVirtualThread} (or
      * {@code @Blocking}); on the event loop the bean must not block.</li>

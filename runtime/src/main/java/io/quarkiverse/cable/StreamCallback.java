@@ -1,5 +1,8 @@
 package io.quarkiverse.cable;
 
+import java.util.Objects;
+import java.util.function.BiFunction;
+
 import io.quarkus.websockets.next.WebSocketConnection;
 
 /**
@@ -16,4 +19,16 @@ public interface StreamCallback {
      * the application's Jackson {@code ObjectMapper}.
      */
     Object apply(CableMessage message, WebSocketConnection connection);
+
+    /**
+     * A callback that receives each payload decoded to {@code type} ({@link CableMessage#as(Class)}) instead of the
+     * message: {@code streams.start(connection, "prices", StreamCallback.typed(Price.class, (price, c) -> ...))}.
+     * What it returns is sent as {@link #apply} says. A payload that does not decode is a callback failure: that
+     * message is not sent to the connection (logged and counted), the next ones are.
+     */
+    static <T> StreamCallback typed(Class<T> type, BiFunction<? super T, WebSocketConnection, ?> callback) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(callback, "callback");
+        return (message, connection) -> callback.apply(message.as(type), connection);
+    }
 }

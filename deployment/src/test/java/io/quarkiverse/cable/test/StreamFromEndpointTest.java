@@ -102,7 +102,7 @@ class StreamFromEndpointTest {
 
         @OnOpen
         Uni<String> open(WebSocketConnection connection) {
-            return Uni.createFrom().completionStage(streams.confirmed(connection)).replaceWith("ready");
+            return streams.confirmed(connection).replaceWith("ready");
         }
     }
 }

@@ -85,7 +85,7 @@ class StreamFromNestedEndpointTest {
 
             @OnOpen
             Uni<String> open(WebSocketConnection connection) {
-                return Uni.createFrom().completionStage(streams.confirmed(connection)).replaceWith("ready");
+                return streams.confirmed(connection).replaceWith("ready");
             }
         }
     }

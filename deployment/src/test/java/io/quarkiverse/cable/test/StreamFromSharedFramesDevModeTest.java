@@ -74,7 +74,7 @@ class StreamFromSharedFramesDevModeTest {
 
         @OnOpen
         Uni<String> open(WebSocketConnection connection) {
-            return Uni.createFrom().completionStage(streams.confirmed(connection)).replaceWith("ready");
+            return streams.confirmed(connection).replaceWith("ready");
         }
 
         @OnTextMessage

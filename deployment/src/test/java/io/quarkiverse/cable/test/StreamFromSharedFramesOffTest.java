@@ -76,7 +76,7 @@ class StreamFromSharedFramesOffTest {
 
         @OnOpen
         Uni<String> open(WebSocketConnection connection) {
-            return Uni.createFrom().completionStage(streams.confirmed(connection)).replaceWith("ready");
+            return streams.confirmed(connection).replaceWith("ready");
         }
     }
 }

@@ -209,7 +209,7 @@ class StreamFromSharedFramesTest {
         @OnOpen
         Uni<String> open(WebSocketConnection connection) {
             OPEN.put(connection.pathParam("room"), connection);
-            return Uni.createFrom().completionStage(streams.confirmed(connection))
+            return streams.confirmed(connection)
                     .invoke(() -> CONFIRMED.computeIfAbsent(connection.pathParam("room"), room -> new AtomicInteger())
                             .incrementAndGet())
                     .replaceWith("ready");

@@ -19,7 +19,7 @@ public class FeedSocket {
 
     @OnTextMessage
     Uni<String> command(String channel, WebSocketConnection connection) {
-        return Uni.createFrom().completionStage(streams.start(connection, channel)) // <1>
+        return streams.start(connection, channel) // <1>
                 .replaceWith("started:" + channel);
     }
 

@@ -83,7 +83,7 @@ class FirstAppTest {
             await().atMost(30, TimeUnit.SECONDS)
                     .until(() -> !connections.findByEndpointId(RoomSocket.class.getName()).isEmpty());
             WebSocketConnection server = connections.findByEndpointId(RoomSocket.class.getName()).iterator().next();
-            streams.confirmed(server).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            streams.confirmed(server).await().atMost(java.time.Duration.ofSeconds(30));
 
             given().contentType("text/plain").body("hello").post("/rooms/lobby/messages").then().statusCode(202);
             given().contentType("text/plain").body("again").post("/chat").then().statusCode(200)
@@ -105,6 +105,20 @@ class FirstAppTest {
             ticker.tick();
             assertThat(capture.await(2).stream().map(CableMessage::text))
                     .containsExactly("{\"symbol\":\"P\",\"cents\":1}", "{\"symbol\":\"Q\",\"cents\":4200}");
+        }
+    }
+
+    @Test
+    void typedListenerReceivesTheTickersRecord() throws Exception {
+        List<Price> seen = new CopyOnWriteArrayList<>();
+        Subscription subscription = ticker.watch(seen);
+        try {
+            subscription.confirmed().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            ticker.tick();
+            await().atMost(30, TimeUnit.SECONDS).until(() -> !seen.isEmpty());
+            assertThat(seen).containsExactly(new Price("Q", 4200));
+        } finally {
+            subscription.close();
         }
     }
 

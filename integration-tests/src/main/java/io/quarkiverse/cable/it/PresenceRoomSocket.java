@@ -4,7 +4,6 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 
 import jakarta.inject.Inject;
 
@@ -66,8 +65,8 @@ public class PresenceRoomSocket {
         return "room:" + connection.pathParam("room");
     }
 
-    private static Uni<String> answer(CompletionStage<Void> stage, String done) {
-        return Uni.createFrom().completionStage(stage).replaceWith(done).onFailure().recoverWithItem(failure -> {
+    private static Uni<String> answer(Uni<Void> result, String done) {
+        return result.replaceWith(done).onFailure().recoverWithItem(failure -> {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
                     : failure;
             return "refused " + cause.getClass().getSimpleName() + ": " + cause.getMessage();

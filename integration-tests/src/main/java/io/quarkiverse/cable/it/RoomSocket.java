@@ -31,7 +31,7 @@ public class RoomSocket {
     @OnOpen
     Uni<String> open(WebSocketConnection connection) {
         READY_PROGRESS.put(connection.id(), "opened");
-        return Uni.createFrom().completionStage(streams.confirmed(connection))
+        return streams.confirmed(connection)
                 .invoke(() -> READY_PROGRESS.put(connection.id(), "confirmed on " + Thread.currentThread().getName()))
                 .replaceWith("ready");
     }

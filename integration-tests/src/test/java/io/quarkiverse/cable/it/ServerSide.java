@@ -43,7 +43,7 @@ final class ServerSide {
                 if (!connection.handshakeRequest().path().equals(path)) {
                     continue;
                 }
-                CompletableFuture<Void> confirmed = streams.confirmed(connection).toCompletableFuture();
+                CompletableFuture<Void> confirmed = streams.confirmed(connection).subscribeAsCompletionStage();
                 List<String> channels = new ArrayList<>();
                 for (String channel : streams.channels(connection)) {
                     channels.add(channel + " (subscribers: " + subscribers.get(channel) + ")");

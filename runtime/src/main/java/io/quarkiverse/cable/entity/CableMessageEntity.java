@@ -42,7 +42,11 @@ public class CableMessageEntity extends PanacheEntityBase {
     @Column(name = "channel", nullable = false, length = 1024)
     public String channel;
 
-    /** The raw payload (UTF-8 text unless {@link #binaryPayload}); a varbinary/bytea/longblob column per database. */
+    /**
+     * The raw payload (UTF-8 text unless {@link #binaryPayload}); a varbinary/bytea/longblob column per database. A
+     * broadcast "to others" ({@code Cable.excluding}) is stored with the excluded session in front: byte
+     * {@code 0xFF} (never the first byte of UTF-8 text), the session id's length in bytes, the id, then the payload.
+     */
     @Column(name = "payload", nullable = false)
     @JdbcTypeCode(SqlTypes.VARBINARY)
     public byte[] payload;

@@ -12,7 +12,15 @@ public interface Subscribers {
      * Hands one message to every local subscriber of its channel (the same instance to each: decoded once). Returns
      * how many took it.
      */
-    int dispatch(long channelHash, CableMessage message);
+    default int dispatch(long channelHash, CableMessage message) {
+        return dispatch(channelHash, message, null);
+    }
+
+    /**
+     * {@link #dispatch(long, CableMessage)}, except to the subscriptions of session {@code excludedSession} (a
+     * broadcast "to others", {@link ExcludedSession}); null excludes nobody.
+     */
+    int dispatch(long channelHash, CableMessage message, String excludedSession);
 
     /** The hashes of the channels with at least one local subscriber, sorted; a shared array, not to be changed. */
     long[] channelHashes();

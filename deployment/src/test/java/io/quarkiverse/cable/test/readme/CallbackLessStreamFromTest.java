@@ -65,7 +65,7 @@ class CallbackLessStreamFromTest {
                     .until(() -> !connections.findByEndpointId(RoomSocket.class.getName()).isEmpty());
             WebSocketConnection server = connections.findByEndpointId(RoomSocket.class.getName()).iterator().next();
             assertThat(server.pathParam("room")).isEqualTo("lobby");
-            streams.confirmed(server).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            streams.confirmed(server).await().atMost(java.time.Duration.ofSeconds(30));
 
             cable.broadcast("room:other", "not here");
             cable.broadcast("room:lobby", "first");

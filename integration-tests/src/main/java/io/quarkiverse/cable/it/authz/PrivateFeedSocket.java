@@ -21,7 +21,7 @@ public class PrivateFeedSocket {
     @OnTextMessage
     Uni<String> command(String command, WebSocketConnection connection) {
         String channel = command.startsWith("start:") ? command.substring("start:".length()) : command;
-        return Uni.createFrom().completionStage(streams.start(connection, channel))
+        return streams.start(connection, channel)
                 .map(ignored -> "started:" + channel)
                 .onFailure().recoverWithItem(failure -> "refused:" + channel + ":" + failure.getClass().getSimpleName());
     }

@@ -20,6 +20,6 @@ public class PrivateRoomSocket {
     /** Tells the client once its stream is live, so it knows every later broadcast will reach it. */
     @OnOpen
     Uni<String> open(WebSocketConnection connection) {
-        return Uni.createFrom().completionStage(streams.confirmed(connection)).replaceWith("ready");
+        return streams.confirmed(connection).replaceWith("ready");
     }
 }

@@ -547,7 +547,7 @@ final class ActionCableConnection {
                     + subscription.channel().name() + " refused the whisper (ChannelHandler.whispered)");
             return;
         }
-        subscription.whisper(io.vertx.core.json.Json.encode(outgoing));
+        subscription.whisper(server.engine().jsonText(outgoing));
     }
 
     private void perform(String identifier, Object data) {

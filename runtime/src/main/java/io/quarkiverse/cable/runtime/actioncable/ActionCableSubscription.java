@@ -152,7 +152,7 @@ class ActionCableSubscription implements ChannelSubscription {
         LocalSubscription stream;
         int limit = outbox.limits().maxPendingFrames();
         try {
-            Delivery delivery = Delivery.direct(frames::frameFor, this::deliver, limit);
+            Delivery delivery = Delivery.forSession(sessionId(), Delivery.direct(frames::frameFor, this::deliver, limit));
             // Streams started in subscribed() with a history request recover; later ones are plain.
             stream = recovery != null && !confirmed
                     ? server.engine().subscribe(cableChannel, delivery, history.requestFor(cableChannel), limit,
@@ -193,7 +193,7 @@ class ActionCableSubscription implements ChannelSubscription {
         LocalSubscription stream;
         int limit = outbox.limits().maxPendingFrames();
         try {
-            Delivery delivery = Delivery.direct(frames::frameFor, this::deliver, limit);
+            Delivery delivery = Delivery.forSession(sessionId(), Delivery.direct(frames::frameFor, this::deliver, limit));
             stream = server.engine().subscribe(cableChannel, delivery, request, limit, group.member());
         } catch (RuntimeException e) {
             server.releaseFrames(identifier, extended);
@@ -211,8 +211,9 @@ class ActionCableSubscription implements ChannelSubscription {
         }
     }
 
-    /** The connection's session id, which its own whispers carry. */
-    String sessionId() {
+    /** The connection's session id: its welcome's {@code sid}, carried by its own whispers and broadcasts to others. */
+    @Override
+    public String sessionId() {
         return connection.sessionId;
     }
 
@@ -284,7 +285,7 @@ class ActionCableSubscription implements ChannelSubscription {
         if (presenceChannel == null) {
             throw new IllegalStateException("joinPresence needs a presence set: call presenceIn(channel) first");
         }
-        String infoJson = info == null ? null : Json.encode(info);
+        String infoJson = info == null ? null : server.engine().jsonText(info);
         if (!confirmed) {
             pendingJoin = new PendingJoin(presenceId, infoJson, false);
             return;
@@ -456,7 +457,7 @@ class ActionCableSubscription implements ChannelSubscription {
 
     @Override
     public void transmit(Object message) {
-        deliver(Frames.message(encodedIdentifier, Json.encode(message)));
+        deliver(Frames.message(encodedIdentifier, server.engine().jsonText(message)));
     }
 
     /** Frames that arrive before the confirmation wait for it, so a client never sees data before the confirm. */

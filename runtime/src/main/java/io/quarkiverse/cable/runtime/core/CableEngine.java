@@ -20,6 +20,7 @@ import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.spi.ChannelHash;
+import io.quarkiverse.cable.spi.ExcludedSession;
 import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.HistoryRequest;
@@ -47,7 +48,7 @@ public final class CableEngine implements Cable {
     private final int subscriberBuffer;
     private final JsonPayloads json = new JsonPayloads();
     private final TapRegistry taps = new TapRegistry();
-    private final Cable withoutTransaction = new ImmediateCable(this);
+    private final Cable withoutTransaction = new CableView(this, false, null);
     /** Null unless broadcasts join the caller's JTA transaction (set once at start). */
     private volatile TransactionalBroadcasts transactions;
     private final HistorySettings historySettings;
@@ -114,11 +115,24 @@ public final class CableEngine implements Cable {
         return withoutTransaction;
     }
 
+    @Override
+    public Cable excluding(String sessionId) {
+        return sessionId == null ? this : new CableView(this, true, sessionId);
+    }
+
     /**
      * Broadcasts text ({@code String}), bytes ({@code byte[]}) or any other object as JSON; {@code joinTransaction}
      * false never joins the caller's transaction.
      */
     CompletionStage<Void> broadcast(String channel, Object payload, boolean joinTransaction) {
+        return broadcast(channel, payload, joinTransaction, null);
+    }
+
+    /**
+     * {@link #broadcast(String, Object, boolean)}, not delivered to client session {@code excludedSession} (null:
+     * to everyone). The session travels with the stored row ({@link ExcludedSession}), so every node skips it.
+     */
+    CompletionStage<Void> broadcast(String channel, Object payload, boolean joinTransaction, String excludedSession) {
         CableException reserved = IdentityChannels.refusal(channel);
         if (reserved != null) {
             return rejected(reserved, joinTransaction);
@@ -127,11 +141,21 @@ public final class CableEngine implements Cable {
             return rejected(new CableException.InvalidMessage("Cable broadcast payload must not be null"),
                     joinTransaction);
         }
+        if (excludedSession != null && payload instanceof byte[]) {
+            return rejected(new CableException.InvalidMessage("Cable broadcast on '" + channel + "' excludes a"
+                    + " session, which only text and JSON broadcasts can (a binary payload has no room for it)"),
+                    joinTransaction);
+        }
+        if (excludedSession != null && (excludedSession.isEmpty()
+                || excludedSession.getBytes(StandardCharsets.UTF_8).length > ExcludedSession.MAX_LENGTH)) {
+            return rejected(new CableException.InvalidMessage("Cable broadcast on '" + channel + "' excludes a"
+                    + " session id that is empty or over " + ExcludedSession.MAX_LENGTH + " bytes"), joinTransaction);
+        }
         if (payload instanceof String text) {
-            return send(channel, text.getBytes(StandardCharsets.UTF_8), false, joinTransaction);
+            return send(channel, text.getBytes(StandardCharsets.UTF_8), false, joinTransaction, excludedSession);
         }
         if (payload instanceof byte[] bytes) {
-            return send(channel, bytes, true, joinTransaction);
+            return send(channel, bytes, true, joinTransaction, null);
         }
         byte[] encoded;
         try {
@@ -141,7 +165,7 @@ public final class CableEngine implements Cable {
                     + payload.getClass().getName() + ") could not be written as JSON: " + e.getMessage()),
                     joinTransaction);
         }
-        return send(channel, encoded, false, joinTransaction);
+        return send(channel, encoded, false, joinTransaction, excludedSession);
     }
 
     /**
@@ -149,7 +173,7 @@ public final class CableEngine implements Cable {
      * are refused on; joins the caller's transaction like a broadcast.
      */
     public CompletionStage<Void> broadcastCommand(String channel, byte[] payload) {
-        return send(channel, payload, false, true);
+        return send(channel, payload, false, true, null);
     }
 
     /**
@@ -400,7 +424,8 @@ public final class CableEngine implements Cable {
         transport.stop();
     }
 
-    private CompletionStage<Void> send(String channel, byte[] payload, boolean binary, boolean joinTransaction) {
+    private CompletionStage<Void> send(String channel, byte[] payload, boolean binary, boolean joinTransaction,
+            String excludedSession) {
         String problem = channelProblem(channel);
         if (problem == null) {
             problem = unstorableChannel(channel);
@@ -414,7 +439,9 @@ public final class CableEngine implements Cable {
                     + " bytes)"), joinTransaction);
         }
         stats.broadcastAccepted();
-        OutgoingMessage message = new OutgoingMessage(channel, ChannelHash.of(channel), payload, binary,
+        // The size limit is the application's payload's; the stored row may carry the excluded session in front.
+        byte[] stored = excludedSession == null ? payload : ExcludedSession.write(excludedSession, payload);
+        OutgoingMessage message = new OutgoingMessage(channel, ChannelHash.of(channel), stored, binary,
                 System.nanoTime(), new CompletableFuture<>());
         TransactionalBroadcasts joined = joinTransaction ? transactions : null;
         CompletableFuture<Void> inTransaction = joined == null ? null : joined.join(message);

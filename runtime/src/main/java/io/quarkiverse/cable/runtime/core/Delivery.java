@@ -22,6 +22,36 @@ public interface Delivery {
     /** How far behind the receiver may fall, for the slow-consumer message. */
     int limit();
 
+    /** The client session it delivers to (a broadcast "to others" of that session skips it); null for none. */
+    default String session() {
+        return null;
+    }
+
+    /** {@code delivery}, delivering to client session {@code session} (see {@link #session()}). */
+    static Delivery forSession(String session, Delivery delivery) {
+        return new Delivery() {
+            @Override
+            public boolean offer(CableMessage message) {
+                return delivery.offer(message);
+            }
+
+            @Override
+            public void discard() {
+                delivery.discard();
+            }
+
+            @Override
+            public int limit() {
+                return delivery.limit();
+            }
+
+            @Override
+            public String session() {
+                return session;
+            }
+        };
+    }
+
     /**
      * The fast path of a WebSocket stream ({@link DirectDelivery}): each message's frame, made by {@code frames}, goes
      * straight to {@code sink} on the dispatching thread.

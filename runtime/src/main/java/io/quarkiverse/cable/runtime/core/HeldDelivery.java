@@ -25,6 +25,11 @@ final class HeldDelivery implements Delivery {
     }
 
     @Override
+    public String session() {
+        return target.session();
+    }
+
+    @Override
     public synchronized boolean offer(CableMessage message) {
         if (held == null) {
             return target.offer(message);

@@ -12,9 +12,10 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * Encodes broadcast objects to JSON, and decodes action parameters from it, with the application's Jackson
- * {@link ObjectMapper} (the CDI bean quarkus-jackson configures, so {@code quarkus.jackson.*} and customizers apply).
- * The mapper is looked up once, on first use.
+ * The engine's JSON: broadcast objects, presence info and callback results are encoded, and action parameters
+ * decoded, with the application's Jackson {@link ObjectMapper} (the CDI bean quarkus-jackson configures, so
+ * {@code quarkus.jackson.*} and customizers apply); delivered messages decode with the same bean
+ * ({@code CableMessage.as}). The mapper is looked up once, on first use.
  */
 final class JsonPayloads {
 

@@ -1,5 +1,7 @@
 package io.quarkiverse.cable.runtime.core;
 
+import java.util.Optional;
+
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
@@ -7,6 +9,7 @@ import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.MutinyCable;
+import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -43,8 +46,28 @@ class MutinyCableBean implements MutinyCable {
     }
 
     @Override
+    public MutinyCable excluding(String sessionId) {
+        return delegate.excluding(sessionId);
+    }
+
+    @Override
     public Uni<Subscription> subscribe(String channel, CableListener listener) {
         return delegate.subscribe(channel, listener);
+    }
+
+    @Override
+    public Uni<Subscription> subscribe(String channel, StreamPosition after, CableListener listener) {
+        return delegate.subscribe(channel, after, listener);
+    }
+
+    @Override
+    public Uni<Subscription> subscribe(String channel, Optional<StreamPosition> cursor, CableListener listener) {
+        return delegate.subscribe(channel, cursor, listener);
+    }
+
+    @Override
+    public Uni<Optional<StreamPosition>> position(String channel) {
+        return delegate.position(channel);
     }
 
     @Override

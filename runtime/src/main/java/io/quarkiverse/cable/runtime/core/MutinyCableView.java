@@ -1,13 +1,18 @@
 package io.quarkiverse.cable.runtime.core;
 
+import java.util.Optional;
+import java.util.function.Supplier;
+
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.MutinyCable;
+import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.mutiny.subscription.BackPressureFailure;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
 
@@ -41,12 +46,39 @@ final class MutinyCableView implements MutinyCable {
     }
 
     @Override
+    public MutinyCable excluding(String sessionId) {
+        return sessionId == null ? this : new MutinyCableView(cable.excluding(sessionId));
+    }
+
+    @Override
     public Uni<Subscription> subscribe(String channel, CableListener listener) {
+        return confirmed(() -> cable.subscribe(channel, listener));
+    }
+
+    @Override
+    public Uni<Subscription> subscribe(String channel, StreamPosition after, CableListener listener) {
+        return confirmed(() -> cable.subscribe(channel, after, listener));
+    }
+
+    @Override
+    public Uni<Subscription> subscribe(String channel, Optional<StreamPosition> cursor, CableListener listener) {
+        return confirmed(() -> cable.subscribe(channel, cursor, listener));
+    }
+
+    /** Subscribes when the {@code Uni} is subscribed, emits once confirmed; cancelling before that unsubscribes. */
+    private static Uni<Subscription> confirmed(Supplier<Subscription> subscribe) {
         return Uni.createFrom().deferred(() -> {
-            Subscription subscription = cable.subscribe(channel, listener);
+            Subscription subscription = subscribe.get();
             return Uni.createFrom().completionStage(subscription.confirmed()).replaceWith(subscription)
                     .onCancellation().invoke(subscription::close);
         });
+    }
+
+    @Override
+    public Uni<Optional<StreamPosition>> position(String channel) {
+        // A blocking SELECT: never on the event loop that may subscribe a reactive endpoint's Uni.
+        return Uni.createFrom().item(() -> cable.position(channel))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
     @Override

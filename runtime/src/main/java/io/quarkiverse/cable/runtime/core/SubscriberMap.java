@@ -63,15 +63,17 @@ final class SubscriberMap implements Subscribers {
      * Returns how many subscribers it was handed to.
      */
     @Override
-    public int dispatch(long channelHash, CableMessage message) {
+    public int dispatch(long channelHash, CableMessage message, String excludedSession) {
         CopyOnWriteArrayList<EngineSubscription> subscribers = channels.get(channelHash);
         if (subscribers == null) {
             return 0;
         }
         int delivered = 0;
         for (EngineSubscription subscription : subscribers) {
-            // Hashes of different names may collide; the name decides.
-            if (subscription.channel().equals(message.channel()) && subscription.offer(message)) {
+            // Hashes of different names may collide; the name decides. A broadcast "to others" skips its sender.
+            if (subscription.channel().equals(message.channel())
+                    && (excludedSession == null || !excludedSession.equals(subscription.session()))
+                    && subscription.offer(message)) {
                 delivered++;
             }
         }

@@ -196,7 +196,7 @@ final class Poller {
         }
         long maxLag = 0;
         for (PolledMessage polled : messages) {
-            stats.delivered(subscribers.dispatch(polled.channelHash(), polled.message()));
+            stats.delivered(subscribers.dispatch(polled.channelHash(), polled.message(), polled.excludedSession()));
             cursor = polled.message().id();
             if (polled.createdAtMillis() > 0) {
                 // Wall clocks: created_at is the writer's clock; skew between nodes shows up here (clamped at 0).

@@ -6,16 +6,21 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
 import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.spi.ExcludedSession;
 import io.quarkiverse.cable.spi.PolledMessage;
 
 /** One row of {@code cable_messages} as {@link SqlDialect#MESSAGE_COLUMNS} selects it, before its epoch is known. */
 record StoredRow(long id, long channelHash, String channel, byte[] payload, boolean binary, long createdAtMillis,
-        long position) {
+        long position, String excludedSession) {
 
+    /** Every read of a row goes through here, so the payload never leaves with a session prefix. */
     static StoredRow read(ResultSet rows) throws SQLException {
         LocalDateTime createdAt = rows.getObject(6, LocalDateTime.class);
-        return new StoredRow(rows.getLong(1), rows.getLong(2), rows.getString(3), rows.getBytes(4), rows.getBoolean(5),
-                createdAt == null ? 0 : createdAt.toInstant(ZoneOffset.UTC).toEpochMilli(), rows.getLong(7));
+        boolean binary = rows.getBoolean(5);
+        ExcludedSession.Stored stored = ExcludedSession.read(rows.getBytes(4), binary);
+        return new StoredRow(rows.getLong(1), rows.getLong(2), rows.getString(3), stored.payload(), binary,
+                createdAt == null ? 0 : createdAt.toInstant(ZoneOffset.UTC).toEpochMilli(), rows.getLong(7),
+                stored.session());
     }
 
     CableMessage message(String epoch) {
@@ -23,6 +28,6 @@ record StoredRow(long id, long channelHash, String channel, byte[] payload, bool
     }
 
     PolledMessage polled(String epoch) {
-        return new PolledMessage(channelHash, message(epoch), createdAtMillis);
+        return new PolledMessage(channelHash, message(epoch), createdAtMillis, excludedSession);
     }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.quarkiverse.cable.spi.ExcludedSession;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
@@ -14,7 +15,9 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * A request body of AnyCable's HTTP broadcaster, read and checked whole before anything is broadcast: one
- * {@code {"stream": ..., "data": ...}} object (an optional {@code meta} object is accepted and ignored), or a JSON
+ * {@code {"stream": ..., "data": ...}} object (with an optional {@code meta} object, of which
+ * {@code exclude_socket}, a client's session id, is honoured: the broadcast skips that session; other keys are
+ * ignored, as AnyCable does), or a JSON
  * array of them (the gem's batching). {@code data} is the payload text (Rails sends its message already encoded as
  * JSON text); any other JSON value is broadcast as its JSON text. A {@code {"command": "disconnect", "payload":
  * {"identifier": ..., "reconnect": ...}}} object (AnyCable's remote disconnect) closes the sessions of an identity
@@ -26,7 +29,8 @@ final class BroadcastBody {
     sealed interface Item {
     }
 
-    record Broadcast(String stream, String data) implements Item {
+    /** @param excludeSocket the session the broadcast skips ({@code meta.exclude_socket}); null for none */
+    record Broadcast(String stream, String data, String excludeSocket) implements Item {
     }
 
     /** Close every session of the identity on every node; {@code reconnect} is what their clients are told. */
@@ -99,7 +103,27 @@ final class BroadcastBody {
             throw new Refused(400, "Broadcast " + index + "'s data is " + size
                     + " bytes, over quarkus.cable.max-payload-size (" + maxPayloadSize + " bytes)");
         }
-        return new Broadcast(stream, data);
+        return new Broadcast(stream, data, excludeSocket(entry, index));
+    }
+
+    /** AnyCable's {@code meta.exclude_socket}: a string; absent, null or empty excludes nobody. */
+    private static String excludeSocket(JsonObject entry, int index) throws Refused {
+        Object meta = entry.getValue("meta");
+        if (meta == null) {
+            return null;
+        }
+        if (!(meta instanceof JsonObject object)) {
+            throw new Refused(400, "Broadcast " + index + "'s \"meta\" is not a JSON object");
+        }
+        Object socket = object.getValue("exclude_socket");
+        if (socket == null || "".equals(socket)) {
+            return null;
+        }
+        if (!(socket instanceof String sid) || sid.getBytes(StandardCharsets.UTF_8).length > ExcludedSession.MAX_LENGTH) {
+            throw new Refused(400, "Broadcast " + index + "'s meta.exclude_socket is not a session id (a string of"
+                    + " at most " + ExcludedSession.MAX_LENGTH + " bytes)");
+        }
+        return sid;
     }
 
     private static Item command(JsonObject entry, int index) throws Refused {

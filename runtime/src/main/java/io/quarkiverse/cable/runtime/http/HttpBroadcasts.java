@@ -136,7 +136,7 @@ class HttpBroadcasts {
         CompletableFuture<?>[] stages = new CompletableFuture<?>[items.size()];
         for (int i = 0; i < stages.length; i++) {
             stages[i] = switch (items.get(i)) {
-                case BroadcastBody.Broadcast broadcast -> engine.withoutTransaction()
+                case BroadcastBody.Broadcast broadcast -> engine.withoutTransaction().excluding(broadcast.excludeSocket())
                         .broadcast(broadcast.stream(), broadcast.data()).toCompletableFuture();
                 case BroadcastBody.Disconnect disconnect -> identities
                         .disconnect(disconnect.identifiers(), disconnect.reconnect()).toCompletableFuture();

@@ -8,6 +8,7 @@ import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
+import io.quarkiverse.cable.spi.ExcludedSession;
 import io.quarkiverse.cable.spi.HistorySource;
 import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkiverse.cable.spi.PendingSubscription;
@@ -97,10 +98,11 @@ public final class MemoryTransport implements Transport {
             if (!running) {
                 return CompletableFuture.failedFuture(new CableException.Stopped());
             }
-            CableMessage delivered = history.append(++lastId, message.channel(), message.payload(), message.binary(),
+            ExcludedSession.Stored stored = ExcludedSession.read(message.payload(), message.binary());
+            CableMessage delivered = history.append(++lastId, message.channel(), stored.payload(), message.binary(),
                     System.currentTimeMillis());
             stats.committedInMemory();
-            stats.delivered(subscribers.dispatch(message.channelHash(), delivered));
+            stats.delivered(subscribers.dispatch(message.channelHash(), delivered, stored.session()));
         }
         return CompletableFuture.completedFuture(null);
     }

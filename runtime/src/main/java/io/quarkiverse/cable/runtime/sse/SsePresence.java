@@ -11,7 +11,6 @@ import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.PresenceEvents;
 import io.quarkiverse.cable.runtime.core.PresenceSession;
 import io.quarkiverse.cable.spi.Failure;
-import io.vertx.core.json.Json;
 
 /**
  * An SSE stream's membership of its channel's presence set ({@code CableEventStream.streamWithPresence}): it hears
@@ -32,7 +31,7 @@ final class SsePresence {
      */
     static Member member(CableEngine engine, String presenceId, Object info) {
         Objects.requireNonNull(presenceId, "presenceId");
-        String infoJson = info == null ? null : Json.encode(info);
+        String infoJson = info == null ? null : engine.jsonText(info);
         String problem = engine.presence().problem(presenceId, infoJson);
         if (problem != null) {
             throw new BadRequestException("Cable presence join refused: " + problem);

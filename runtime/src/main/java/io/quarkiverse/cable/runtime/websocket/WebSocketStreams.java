@@ -39,6 +39,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.quarkus.websockets.next.runtime.ConnectionManager;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
@@ -156,12 +157,17 @@ class WebSocketStreams implements CableStreams, LocalSessions {
     }
 
     @Override
-    public CompletionStage<Void> start(WebSocketConnection connection, String channel) {
+    public Uni<Void> start(WebSocketConnection connection, String channel) {
         return start(connection, channel, null);
     }
 
     @Override
-    public CompletionStage<Void> start(WebSocketConnection connection, String channel, StreamCallback callback) {
+    public Uni<Void> start(WebSocketConnection connection, String channel, StreamCallback callback) {
+        // Started at the call, as Action Cable's stream_from: a caller that drops the Uni still gets its stream.
+        return Uni.createFrom().completionStage(startStage(connection, channel, callback));
+    }
+
+    private CompletionStage<Void> startStage(WebSocketConnection connection, String channel, StreamCallback callback) {
         Objects.requireNonNull(connection, "Cable stream connection must not be null");
         Context caller = Vertx.currentContext();
         try {
@@ -245,7 +251,9 @@ class WebSocketStreams implements CableStreams, LocalSessions {
         if (existing != null) {
             return existing.confirmed().toCompletableFuture();
         }
-        LocalSubscription subscription = engine.subscribe(channel, delivery(connection, streaming.outbox(), callback));
+        // Its session is the connection's id: what Cable.excluding(connection.id()) leaves out.
+        LocalSubscription subscription = engine.subscribe(channel,
+                Delivery.forSession(connection.id(), delivery(connection, streaming.outbox(), callback)));
         LocalSubscription raced = streaming.streams().putIfAbsent(channel, subscription);
         if (raced != null) {
             subscription.close();
@@ -282,7 +290,11 @@ class WebSocketStreams implements CableStreams, LocalSessions {
     }
 
     @Override
-    public CompletionStage<Void> confirmed(WebSocketConnection connection) {
+    public Uni<Void> confirmed(WebSocketConnection connection) {
+        return Uni.createFrom().completionStage(confirmedStage(connection));
+    }
+
+    private CompletionStage<Void> confirmedStage(WebSocketConnection connection) {
         StreamingConnection streaming = streamingConnections.get(connection.id());
         if (streaming == null) {
             return CompletableFuture.completedFuture(null);
@@ -330,7 +342,11 @@ class WebSocketStreams implements CableStreams, LocalSessions {
     }
 
     @Override
-    public CompletionStage<Void> joinPresence(WebSocketConnection connection, String channel, String presenceId,
+    public Uni<Void> joinPresence(WebSocketConnection connection, String channel, String presenceId, Object info) {
+        return Uni.createFrom().completionStage(joinStage(connection, channel, presenceId, info));
+    }
+
+    private CompletionStage<Void> joinStage(WebSocketConnection connection, String channel, String presenceId,
             Object info) {
         Objects.requireNonNull(connection, "Cable presence connection must not be null");
         Context caller = Vertx.currentContext();
@@ -342,7 +358,7 @@ class WebSocketStreams implements CableStreams, LocalSessions {
             // As ChannelSubscription.joinPresence: the info is any object, as JSON (a String is a JSON string).
             String infoJson;
             try {
-                infoJson = info == null ? null : io.vertx.core.json.Json.encode(info);
+                infoJson = info == null ? null : engine.jsonText(info);
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(new CableException.InvalidMessage(
                         "Cable presence join refused on '" + channel + "': its info cannot be written as JSON: "
@@ -360,10 +376,10 @@ class WebSocketStreams implements CableStreams, LocalSessions {
     }
 
     @Override
-    public CompletionStage<Void> leavePresence(WebSocketConnection connection, String channel) {
+    public Uni<Void> leavePresence(WebSocketConnection connection, String channel) {
         Objects.requireNonNull(connection, "Cable presence connection must not be null");
         Context caller = Vertx.currentContext();
-        return onContext(presence.leave(connection, channel), caller);
+        return Uni.createFrom().completionStage(onContext(presence.leave(connection, channel), caller));
     }
 
     @Override
