@@ -67,7 +67,8 @@ public final class CallbackContext {
         }
         Resolved current = resolved;
         if (current == null || current.container() != container) {
-            // Without Quarkus Security's extension there is no association bean, and no identity to carry.
+            // The application's association bean (WebSockets Next's request-scoped one, or Quarkus Security's); without
+            // one there is nowhere to put an identity.
             current = new Resolved(container, container.requestContext(),
                     container.select(CurrentIdentityAssociation.class));
             resolved = current;
