@@ -38,6 +38,7 @@ class CallbackContextCostTest {
     void printsTheCostOfAContextPerCallback() throws Exception {
         SecurityIdentity alice = QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal("alice"))
                 .addRole("member").build();
+        SecurityIdentity anonymous = QuarkusSecurityIdentity.builder().setAnonymous(true).build();
         AtomicLong sink = new AtomicLong();
         Runnable noop = sink::incrementAndGet;
         Runnable readsABean = () -> sink.addAndGet(probe.number());
@@ -46,6 +47,8 @@ class CallbackContextCostTest {
             measure(report, "bare call (baseline)", () -> noop.run());
             measure(report, "request context, no identity", () -> CallbackContext.run(null, noop));
             measure(report, "request context + identity associated", () -> CallbackContext.run(alice, noop));
+            measure(report, "request context, anonymous identity (not associated)",
+                    () -> CallbackContext.run(anonymous, noop));
             measure(report, "request context + a @RequestScoped bean created", () -> CallbackContext.run(null,
                     readsABean));
         });

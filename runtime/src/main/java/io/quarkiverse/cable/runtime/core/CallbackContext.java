@@ -24,8 +24,7 @@ import io.quarkus.security.identity.SecurityIdentity;
 public final class CallbackContext {
 
     /** What is looked up once per container (dev mode makes a new one on each restart; the classes stay). */
-    private record Resolved(ArcContainer container, ManagedContext requests,
-            InjectableInstance<CurrentIdentityAssociation> association) {
+    private record Resolved(ArcContainer container, ManagedContext requests, CurrentIdentityAssociation association) {
     }
 
     private static volatile Resolved resolved;
@@ -33,7 +32,11 @@ public final class CallbackContext {
     private CallbackContext() {
     }
 
-    /** Runs {@code callback} in a request context with {@code identity} (null: none, an anonymous one if asked). */
+    /**
+     * Runs {@code callback} in a request context with {@code identity} (null or anonymous: none is associated, and the
+     * association answers the anonymous identity if the callback asks: creating the association bean is most of what
+     * a context costs, performance.adoc#callback-context, so a context that needs none does not pay for it).
+     */
     public static void run(SecurityIdentity identity, Runnable callback) {
         call(identity, () -> {
             callback.run();
@@ -50,9 +53,9 @@ public final class CallbackContext {
         }
         here.requests().activate();
         try {
-            if (identity != null && here.association().isResolvable()) {
-                // The association is request-scoped: this sets the identity of the context just activated.
-                here.association().get().setIdentity(identity);
+            if (identity != null && !identity.isAnonymous() && here.association() != null) {
+                // A client proxy of a request-scoped bean: this sets the identity of the context just activated.
+                here.association().setIdentity(identity);
             }
             return callback.get();
         } finally {
@@ -69,8 +72,10 @@ public final class CallbackContext {
         if (current == null || current.container() != container) {
             // The application's association bean (WebSockets Next's request-scoped one, or Quarkus Security's); without
             // one there is nowhere to put an identity.
+            InjectableInstance<CurrentIdentityAssociation> association = container
+                    .select(CurrentIdentityAssociation.class);
             current = new Resolved(container, container.requestContext(),
-                    container.select(CurrentIdentityAssociation.class));
+                    association.isResolvable() ? association.get() : null);
             resolved = current;
         }
         return current;
