@@ -19,6 +19,9 @@ import io.quarkiverse.cable.CableConnectionEvent;
 import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.it.authz.PrivateChannels;
 import io.quarkiverse.cable.it.context.RequestProbe;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -42,6 +45,10 @@ class CallbackContextTest {
 
     @Inject
     Cable cable;
+
+    @Inject
+    @Internal
+    CableEngine engine;
 
     @Inject
     SecurityIdentity identity;
@@ -94,6 +101,7 @@ class CallbackContextTest {
         try (WsClient victor = subscribed(VICTOR, "v" + System.nanoTime());
                 WsClient anonymous = subscribed(Map.of(), "a" + System.nanoTime());
                 WsClient alice = subscribed(ALICE, "m" + System.nanoTime())) {
+            long forbiddenBefore = engine.stats().failures(Failure.FORBIDDEN);
             victor.send(message("members"));
             victor.awaitFrame(frame(new JsonObject().put("error", "forbidden").put("action", "members")));
             anonymous.send(message("members"));
@@ -109,6 +117,8 @@ class CallbackContextTest {
             assertThat(victor.closeStatus).isNotDone();
             assertThat(anonymous.closeStatus).isNotDone();
             assertThat(victor.received).noneMatch(frame -> frame.contains("\"members\":\""));
+            // Counted as refused by security (each refusal; its log line is rate-limited), not as a failed listener.
+            assertThat(engine.stats().failures(Failure.FORBIDDEN) - forbiddenBefore).isEqualTo(2);
         }
     }
 
