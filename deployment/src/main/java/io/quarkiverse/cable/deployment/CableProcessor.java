@@ -169,6 +169,9 @@ class CableProcessor {
         }
         unremovable.produce(UnremovableBeanBuildItem.beanTypes(DotName.createSimple(
                 "com.fasterxml.jackson.databind.ObjectMapper")));
+        // Looked up programmatically by CallbackContext, to associate a callback's identity (with Quarkus Security).
+        unremovable.produce(UnremovableBeanBuildItem.beanTypes(DotName.createSimple(
+                "io.quarkus.security.identity.CurrentIdentityAssociation")));
         // The API's beans are package-private in their runtime packages (only the container makes them): named here.
         beans.produce(AdditionalBeanBuildItem.unremovableOf("io.quarkiverse.cable.runtime.core.MutinyCableBean"));
         // CableEventStream's types are JAX-RS's: its bean exists only where the application has an implementation.

@@ -15,8 +15,24 @@ import io.quarkiverse.cable.CableRequest;
 @Singleton
 public class ChatIdentification implements CableIdentification {
 
+    /**
+     * What identification saw of its context, by the {@code probe} query parameter of the connection
+     * ({@link io.quarkiverse.cable.it.context.RequestProbe#seen}).
+     */
+    public static final java.util.Map<String, String> SEEN = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @jakarta.inject.Inject
+    io.quarkus.security.identity.SecurityIdentity securityIdentity;
+
+    @jakarta.inject.Inject
+    io.quarkiverse.cable.it.context.RequestProbe probe;
+
     @Override
     public Map<String, String> identify(CableRequest request) {
+        String probed = request.queryParam("probe");
+        if (probed != null) {
+            SEEN.put(probed, io.quarkiverse.cable.it.context.RequestProbe.seen(securityIdentity, probe));
+        }
         String user = request.queryParam("user");
         if (user == null) {
             user = request.cookie("user");

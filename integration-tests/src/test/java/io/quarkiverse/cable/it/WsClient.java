@@ -56,12 +56,16 @@ public final class WsClient implements AutoCloseable {
         return ws;
     }
 
-    /** Connects with extra request headers (for example {@code Authorization}), no sub-protocol. */
-    static WsClient connectWith(URI base, String path, java.util.Map<String, String> headers) throws Exception {
+    /** Connects with extra request headers (for example {@code Authorization}), and the sub-protocols offered. */
+    static WsClient connectWith(URI base, String path, java.util.Map<String, String> headers, String... subProtocols)
+            throws Exception {
         WsClient ws = new WsClient(path);
         WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder()
                 .connectTimeout(Duration.ofSeconds(30));
         headers.forEach(builder::header);
+        if (subProtocols.length > 0) {
+            builder.subprotocols(subProtocols[0], Arrays.copyOfRange(subProtocols, 1, subProtocols.length));
+        }
         URI uri = URI.create("ws://" + base.getHost() + ":" + base.getPort() + path);
         ws.socket = builder.buildAsync(uri, ws.new Recorder()).get(30, TimeUnit.SECONDS);
         return ws;

@@ -56,8 +56,11 @@ class CableIdentitiesBean implements CableIdentities {
         }
         Map<String, String> identifiers = IdentityChannels.identifiersOf(presenceId);
         if (identifiers != null) {
-            identityEvents.fire(joined ? new CableIdentityEvent.Online(identifiers)
-                    : new CableIdentityEvent.Offline(identifiers));
+            // Its observers run in a request context: the one of the callback that made the change, or one of their
+            // own (no identity) when a background task of the cable made it (a presence sweep, a TTL).
+            io.quarkiverse.cable.runtime.core.CallbackContext.run(null,
+                    () -> identityEvents.fire(joined ? new CableIdentityEvent.Online(identifiers)
+                            : new CableIdentityEvent.Offline(identifiers)));
         }
     }
 

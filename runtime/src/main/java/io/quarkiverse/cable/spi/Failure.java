@@ -22,5 +22,10 @@ public enum Failure {
     /** A frame could not be written to a WebSocket that was still open: that client misses it. */
     SEND,
     /** A client refused by a bound of what it may make the server hold or do (counted by reason as well). */
-    LIMIT
+    LIMIT,
+    /**
+     * Quarkus Security refused an application callback for the identity it runs with (a {@code @RolesAllowed} action
+     * called by a client without the role): the client's request is refused, the connection stays.
+     */
+    FORBIDDEN
 }

@@ -6,14 +6,19 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.quarkiverse.cable.CableConnectionEvent;
 import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.core.CallbackContext;
 import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.core.PresenceSession;
 import io.quarkiverse.cable.runtime.core.ReplayQuota;
 import io.quarkiverse.cable.runtime.core.SerialExecutor;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -38,6 +43,11 @@ final class ActionCableConnection {
     private final Map<String, ActionCableSubscription> subscriptions = new ConcurrentHashMap<>();
     private final long openedNanos = System.nanoTime();
     private volatile Map<String, String> identifiers;
+    /**
+     * The upgrade request's security identity (null without Quarkus Security), resolved before identification: every
+     * task of the runner, and so every application callback, runs in a request context with it associated.
+     */
+    private volatile SecurityIdentity identity;
     private volatile boolean answered;
     /** Set on the runner when the welcome went out; read there too (the Closed event). */
     private boolean welcomed;
@@ -89,47 +99,63 @@ final class ActionCableConnection {
      * client hears one of them or sees its socket closed: a client neither welcomed nor closed keeps answering pings
      * and never subscribes, a silently dead page.
      */
-    void open(Supplier<ConnectionIdentification.Identified> identify) {
+    void open(Supplier<SecurityIdentity> resolve,
+            Function<SecurityIdentity, ConnectionIdentification.Identified> identify) {
         runner.execute(() -> {
             try {
-                ConnectionIdentification.Identified found;
                 try {
-                    found = identify.get();
+                    identity = resolve.get();
                 } catch (RuntimeException e) {
+                    // Not resolved in time, or its provider failed: nobody to identify, as if identification refused.
                     server.listenerFailure("identification",
-                            "Action Cable identification failed for connection " + id + ": " + e);
-                    found = null;
-                }
-                if (found == null) {
+                            "Action Cable connection " + id + ": its security identity could not be resolved: " + e);
                     answered = true;
                     disconnect("unauthorized", false);
-                } else if (found.expired()) {
-                    // As AnyCable answers an expired JWT: no reconnect with it; @anycable/core's tokenRefresher
-                    // fetches a fresh token on this reason and reconnects.
-                    answered = true;
-                    disconnect(TOKEN_EXPIRED, false);
-                } else {
-                    identifiers = Map.copyOf(found.identifiers());
-                    answered = true;
-                    // Sessions are not restored: every welcome has a new sid, and the client re-subscribes with
-                    // history, which is exact (and runs authorization again).
-                    outbox.send(extended ? Frames.welcome(sessionId) : Frames.WELCOME);
-                    welcomed = true;
-                    markIdentityPresent();
-                    server.fire(new CableConnectionEvent.Opened(sessionId, identifiers, protocol()));
-                    if (found.expiresAt() != null) {
-                        expiry = server.expireAt(this, found.expiresAt());
-                        if (closed) {
-                            expiry.run(); // closed meanwhile: its timer must not hold it until the expiry
-                        }
-                    }
+                    return;
                 }
+                CallbackContext.run(identity, () -> welcome(identify));
             } finally {
                 if (!answered && !outbox.isClosing()) {
                     outbox.close(INTERNAL_ERROR, "cable: the connection could not be opened");
                 }
             }
         });
+    }
+
+    /** Identification and its answer, in the connection's request context. */
+    private void welcome(Function<SecurityIdentity, ConnectionIdentification.Identified> identify) {
+        ConnectionIdentification.Identified found;
+        try {
+            found = identify.apply(identity);
+        } catch (RuntimeException e) {
+            server.listenerFailure("identification",
+                    "Action Cable identification failed for connection " + id + ": " + e);
+            found = null;
+        }
+        if (found == null) {
+            answered = true;
+            disconnect("unauthorized", false);
+        } else if (found.expired()) {
+            // As AnyCable answers an expired JWT: no reconnect with it; @anycable/core's tokenRefresher
+            // fetches a fresh token on this reason and reconnects.
+            answered = true;
+            disconnect(TOKEN_EXPIRED, false);
+        } else {
+            identifiers = Map.copyOf(found.identifiers());
+            answered = true;
+            // Sessions are not restored: every welcome has a new sid, and the client re-subscribes with
+            // history, which is exact (and runs authorization again).
+            outbox.send(extended ? Frames.welcome(sessionId) : Frames.WELCOME);
+            welcomed = true;
+            markIdentityPresent();
+            server.fire(new CableConnectionEvent.Opened(sessionId, identifiers, protocol()));
+            if (found.expiresAt() != null) {
+                expiry = server.expireAt(this, found.expiresAt());
+                if (closed) {
+                    expiry.run(); // closed meanwhile: its timer must not hold it until the expiry
+                }
+            }
+        }
     }
 
     /**
@@ -184,7 +210,7 @@ final class ActionCableConnection {
         }
         runner.execute(() -> {
             try {
-                handle(frame);
+                CallbackContext.run(identity, () -> handle(frame));
             } finally {
                 admission.done(bytes);
             }
@@ -239,7 +265,7 @@ final class ActionCableConnection {
         List<ActionCableSubscription> subscribed = new ArrayList<>(subscriptions.values());
         subscriptions.clear();
         subscribed.forEach(ActionCableSubscription::stopStreams);
-        runner.execute(() -> {
+        runner.execute(() -> CallbackContext.run(identity, () -> {
             // Whatever it joined (its subscriptions' sets, the identities' set), including a join still committing on
             // another thread: its presence stays for the TTL, so a reconnect within it (a reload, a flaky network) is
             // invisible; a join that comes after this is refused by the session.
@@ -255,7 +281,7 @@ final class ActionCableConnection {
             if (welcomed) {
                 server.fire(new CableConnectionEvent.Closed(sessionId, identifiers(), protocol()));
             }
-        });
+        }));
     }
 
     String protocol() {
@@ -349,6 +375,10 @@ final class ActionCableConnection {
         } else {
             try {
                 subscription.subscribed(channel);
+            } catch (ForbiddenException | UnauthorizedException e) {
+                server.forbidden("subscribed", "Action Cable connection " + id + ": Quarkus Security refused "
+                        + channel.name() + ".subscribed (" + e.getClass().getSimpleName() + "); subscription rejected");
+                subscription.reject();
             } catch (RuntimeException | Error e) {
                 server.listenerFailure("subscribed", "Action Cable channel " + channel.name() + " failed in subscribed: " + e);
                 subscription.reject();
@@ -372,7 +402,8 @@ final class ActionCableConnection {
         if (started.isDone()) {
             started(subscription, started.isCompletedExceptionally() ? started.handle((ok, e) -> e).join() : null);
         } else {
-            started.whenComplete((ok, failure) -> runner.execute(() -> started(subscription, failure)));
+            started.whenComplete((ok, failure) -> runner.execute(
+                    () -> CallbackContext.run(identity, () -> started(subscription, failure))));
         }
     }
 
@@ -537,6 +568,11 @@ final class ActionCableConnection {
         Object outgoing;
         try {
             outgoing = subscription.handler().whispered(subscription, data);
+        } catch (ForbiddenException | UnauthorizedException e) {
+            server.forbidden("whisper", "Action Cable connection " + id + ": Quarkus Security refused "
+                    + subscription.channel().name() + ".whispered (" + e.getClass().getSimpleName()
+                    + "); whisper dropped");
+            return;
         } catch (RuntimeException e) {
             server.listenerFailure("whisper", "Action Cable connection " + id + ": " + subscription.channel().name()
                     + ".whispered failed; the whisper is dropped: " + e);
@@ -573,6 +609,14 @@ final class ActionCableConnection {
             invoker.invoke(subscription.handler(), subscription, payload, server.objectMapper());
         } catch (CableActionInvoker.UndecodableData e) {
             invalid("message", "sent " + channel.name() + "#" + ActionCableCommand.clip(action) + " " + e.getMessage());
+        } catch (ForbiddenException | UnauthorizedException e) {
+            // The security interceptor of the action (@RolesAllowed, @Authenticated, @PermissionsAllowed) refused this
+            // connection's identity: the client is told, under its subscription, and the connection goes on. A client
+            // can repeat it at its command rate, so: one frame per command, one rate-limited line, no stack trace.
+            String refusal = e instanceof UnauthorizedException ? "unauthorized" : "forbidden";
+            server.forbidden("action", "Action Cable connection " + id + ": Quarkus Security refused " + channel.name()
+                    + "#" + action + " (" + refusal + ")");
+            outbox.send(Frames.actionRefused(subscription.encodedIdentifier(), action, refusal));
         } catch (Exception | StackOverflowError | AssertionError | LinkageError e) {
             // The application's failure, often provoked by what a client sent: one rate-limited line (kind listener,
             // cause action), no stack trace per command. (Other errors, an OutOfMemoryError, go to the runner.)

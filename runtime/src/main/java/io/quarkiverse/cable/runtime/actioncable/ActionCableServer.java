@@ -217,6 +217,15 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
         engine.recordFailure(Failure.LISTENER, cause, message);
     }
 
+    /**
+     * Quarkus Security refused a callback of a connection (an action's {@code @RolesAllowed}, a channel's): counted as
+     * {@code forbidden}, one rate-limited line per {@code cause} (a constant), no stack trace: a client can ask for
+     * it as often as its command rate allows.
+     */
+    void forbidden(String cause, String message) {
+        engine.recordFailure(Failure.FORBIDDEN, cause, message);
+    }
+
     /** A client refused by a bound: counted by reason, logged at most once per second per reason. */
     void refused(CableStats.Refusal reason, String message) {
         engine.refused(reason, message);
@@ -328,7 +337,7 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
         // Taken out of the user data: held only until the connection is identified.
         ConnectionIdentification.Upgrade upgrade = new ConnectionIdentification.Upgrade(socket.handshakeRequest(),
                 socket.userData().remove(ActionCableUpgradeCheck.IDENTITY));
-        connection.open(() -> identifier.identify(upgrade));
+        connection.open(() -> identifier.resolve(upgrade), identity -> identifier.identify(upgrade, identity));
     }
 
     /** A text frame: a command, when it is within {@code quarkus.cable.action-cable.max-command-size}. */

@@ -49,12 +49,18 @@ final class ConnectionIdentification {
         }
     }
 
-    /** The connection's identity, or null when it is unauthorized. */
-    Identified identify(Upgrade upgrade) {
-        // Resolved here, on the connection's executor, bounded: when authentication is not proactive, resolving the
-        // identity may take a round trip to an identity provider, never awaited forever.
-        SecurityIdentity identity = upgrade.identity() == null ? null
-                : upgrade.identity().await().atMost(identityTimeout);
+    /**
+     * The upgrade request's security identity, or null without Quarkus Security. Resolved on the connection's
+     * executor, bounded: when authentication is not proactive, resolving it may take a round trip to an identity
+     * provider, never awaited forever. Every callback of the connection then runs with it
+     * ({@link io.quarkiverse.cable.runtime.core.CallbackContext}).
+     */
+    SecurityIdentity resolve(Upgrade upgrade) {
+        return upgrade.identity() == null ? null : upgrade.identity().await().atMost(identityTimeout);
+    }
+
+    /** The connection's identity, or null when it is unauthorized; {@code identity} is {@link #resolve}'s. */
+    Identified identify(Upgrade upgrade, SecurityIdentity identity) {
         CableRequest request = request(upgrade.request(), identity != null && !identity.isAnonymous() ? identity : null);
         Instant expiresAt = CredentialsExpiry.of(request.identity());
         if (identification.isResolvable()) {

@@ -97,6 +97,16 @@ final class Frames {
         return presence(encodedIdentifier, message.append('}').toString());
     }
 
+    /**
+     * An action the application's security refused ({@code refusal}: {@code forbidden} or {@code unauthorized}). The
+     * protocol has no frame for it, so it is a message to the subscription, which every client hands to the
+     * subscription's {@code received} as Rails' idiom ({@code transmit error: ...}) does; {@code action} is one of the
+     * channel's declared action names, never the client's text.
+     */
+    static String actionRefused(String encodedIdentifier, String action, String refusal) {
+        return message(encodedIdentifier, "{\"error\":" + Json.encode(refusal) + ",\"action\":" + Json.encode(action) + "}");
+    }
+
     static String message(String encodedIdentifier, String messageJson) {
         return "{\"identifier\":" + encodedIdentifier + ",\"message\":" + messageJson + "}";
     }

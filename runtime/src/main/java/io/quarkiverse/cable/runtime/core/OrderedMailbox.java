@@ -62,7 +62,8 @@ final class OrderedMailbox implements Delivery {
 
     private void deliver(CableMessage message) {
         try {
-            listener.onMessage(message);
+            // A request context of its own per message, no identity: a broadcast carries none.
+            CallbackContext.run(null, () -> listener.onMessage(message));
         } catch (Throwable e) {
             // Checked exceptions thrown sneakily and Errors too: the failure names the message it happened on.
             onListenerFailure.accept(message, e);

@@ -51,7 +51,9 @@ class StreamAuthorizerBean implements StreamAuthorizer {
 
     private boolean decideHere(StreamRequest request) {
         try {
-            boolean allowed = authorization.get().allows(request);
+            // In a request context with the request's identity: the bean may inject SecurityIdentity, request-scoped
+            // beans, or be guarded by @RolesAllowed (a refusal by its interceptor refuses the stream, as a failure).
+            boolean allowed = CallbackContext.call(request.identity(), () -> authorization.get().allows(request));
             if (!allowed) {
                 // A refusal is the application's ordinary answer, not a failure; debug only, so clients cannot fill
                 // the log with their attempts.
