@@ -33,9 +33,15 @@ test("the Dev UI shows a connection, a presence member and a broadcast", { timeo
       return route.abort();
     });
 
-    // The client tab: a same-origin page of the application (the cable checks the Origin header), then the socket.
+    // Navigations wait as long as anything else: the first request of a development-mode application can be slow on
+    // a busy machine (Playwright's default is 30 s).
+    browser.setDefaultTimeout(TIMEOUT);
+    browser.setDefaultNavigationTimeout(TIMEOUT);
+
+    // The client tab: a small static page of the application (same origin, which the cable's origin check wants),
+    // then the socket.
     const client = browser.pages()[0] || await browser.newPage();
-    await client.goto(`${BASE}/q/dev-ui/`);
+    await client.goto(`${BASE}/client.html`);
     await client.evaluate(() => new Promise((subscribed, failed) => {
       const identifier = JSON.stringify({ channel: "DevUiRoomChannel" });
       const socket = new WebSocket(location.origin.replace(/^http/, "ws") + "/cable", "actioncable-v1-json");
@@ -54,7 +60,8 @@ test("the Dev UI shows a connection, a presence member and a broadcast", { timeo
     // The Dev UI tab: the cable's page.
     const devUi = await browser.newPage();
     devUi.on("pageerror", (error) => console.log("[dev ui page error]", error.message));
-    await devUi.goto(`${BASE}/q/dev-ui/quarkus-cable/cable`);
+    // Not waiting for "load": the Dev UI keeps loading modules; the cable's element below is what counts.
+    await devUi.goto(`${BASE}/q/dev-ui/quarkus-cable/cable`, { waitUntil: "domcontentloaded" });
     const dashboard = devUi.locator("qwc-cable-dashboard");
     await dashboard.waitFor({ timeout: TIMEOUT });
 

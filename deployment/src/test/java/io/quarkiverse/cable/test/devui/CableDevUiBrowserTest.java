@@ -25,6 +25,9 @@ class CableDevUiBrowserTest {
     @RegisterExtension
     static final QuarkusDevModeTest app = new QuarkusDevModeTest()
             .withApplicationRoot(jar -> jar.addClass(DevUiRoomChannel.class)
+                    // The client tab's page: same origin as the cable, and light to load.
+                    .addAsResource(new StringAsset("<!doctype html><title>Cable client</title>"),
+                            "META-INF/resources/client.html")
                     .addAsResource(new StringAsset("""
                             quarkus.datasource.db-kind=h2
                             quarkus.datasource.jdbc.url=jdbc:h2:mem:cable-devui-browser;DB_CLOSE_DELAY=-1
