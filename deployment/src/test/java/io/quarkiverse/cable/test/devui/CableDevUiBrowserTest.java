@@ -47,7 +47,7 @@ class CableDevUiBrowserTest {
         builder.environment().put("CABLE_BASE", "http://" + base.getHost() + ":" + base.getPort());
         Process node = builder.start();
         String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(node.waitFor(5, TimeUnit.MINUTES)).as("node finished").isTrue();
+        assertThat(node.waitFor(10, TimeUnit.MINUTES)).as("node finished").isTrue();
         assertThat(node.exitValue()).as("node --test exit code; its output:%n%s", output).isZero();
         assertThat(output).as("node's report").contains("# pass 1").contains("# fail 0");
     }
