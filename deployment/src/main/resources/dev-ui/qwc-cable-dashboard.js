@@ -9,8 +9,9 @@ import '@vaadin/checkbox';
 import { notifier } from 'notifier';
 
 /**
- * Quarkus Cable: the figures operators watch (poll lag, writer queue, cursor lag, trim debt), the channels with
- * their subscribers on this node, the newest messages, and a form to broadcast a test message.
+ * Quarkus Cable: the figures operators watch (poll lag, writer queue, cursor lag, trim debt), this node's
+ * connections and the presence sets they are in, the channels with their subscribers on this node, the newest
+ * messages, and a form to broadcast a test message.
  */
 export class QwcCableDashboard extends LitElement {
 
@@ -31,6 +32,8 @@ export class QwcCableDashboard extends LitElement {
         _status: { state: true },
         _channels: { state: true },
         _messages: { state: true },
+        _connections: { state: true },
+        _presence: { state: true },
         _channel: { state: true },
         _payload: { state: true },
         _internal: { state: true }
@@ -41,6 +44,8 @@ export class QwcCableDashboard extends LitElement {
         this._status = null;
         this._channels = [];
         this._messages = [];
+        this._connections = [];
+        this._presence = [];
         this._channel = 'devui:test';
         this._payload = 'hello from the Dev UI';
         // The cable's own channels (whispers, presence events, disconnect commands) are hidden unless asked for:
@@ -63,6 +68,8 @@ export class QwcCableDashboard extends LitElement {
         this.jsonRpc.getStatus().then(r => this._status = r.result);
         this.jsonRpc.getChannels().then(r => this._channels = r.result);
         this.jsonRpc.getRecentMessages({ limit: 50, internal: this._internal }).then(r => this._messages = r.result);
+        this.jsonRpc.getConnections().then(r => this._connections = r.result);
+        this.jsonRpc.getPresence().then(r => this._presence = r.result);
     }
 
     _broadcast() {
@@ -84,6 +91,23 @@ export class QwcCableDashboard extends LitElement {
     _channelRenderer(root, column, model) {
         const name = model.item.channel;
         root.textContent = name === '' || name.trim() !== name ? JSON.stringify(name) : name;
+    }
+
+    /** Identifiers as key=value pairs; subscriptions and presence sets one per line (cells stay one text each). */
+    _identifiersRenderer(root, column, model) {
+        const identifiers = model.item.identifiers || {};
+        root.textContent = Object.keys(identifiers).sort().map(key => key + '=' + identifiers[key]).join(', ') || '–';
+    }
+
+    _listRenderer(path) {
+        return (root, column, model) => {
+            root.style.whiteSpace = 'pre-line';
+            root.textContent = (model.item[path] || []).join('\n') || '–';
+        };
+    }
+
+    _presenceIdRenderer(root, column, model) {
+        root.textContent = model.item.id === null ? '(' + model.item.note + ')' : model.item.id;
     }
 
     _figure(label, value) {
@@ -116,6 +140,26 @@ export class QwcCableDashboard extends LitElement {
                     @value-changed=${e => this._payload = e.detail.value}></vaadin-text-area>
                 <vaadin-button theme="primary" @click=${() => this._broadcast()}>Broadcast</vaadin-button>
             </div>
+            <h3>Connections on this node</h3>
+            <vaadin-grid id="connections" .items=${this._connections} all-rows-visible>
+                <vaadin-grid-column path="id" header="Connection" auto-width></vaadin-grid-column>
+                <vaadin-grid-column header="Identifiers" auto-width
+                    .renderer=${this._identifiersRenderer}></vaadin-grid-column>
+                <vaadin-grid-column header="Subscriptions" auto-width
+                    .renderer=${this._listRenderer('subscriptions')}></vaadin-grid-column>
+                <vaadin-grid-column header="Presence sets" auto-width
+                    .renderer=${this._listRenderer('presenceSets')}></vaadin-grid-column>
+                <vaadin-grid-column path="protocol" header="Protocol" auto-width></vaadin-grid-column>
+                <vaadin-grid-column path="openMillis" header="Open for (ms)" auto-width></vaadin-grid-column>
+            </vaadin-grid>
+            <h3>Presence sets of this node's connections</h3>
+            <vaadin-grid id="presence" .items=${this._presence} all-rows-visible>
+                <vaadin-grid-column path="channel" header="Channel" auto-width
+                    .renderer=${this._channelRenderer}></vaadin-grid-column>
+                <vaadin-grid-column header="Member" auto-width
+                    .renderer=${this._presenceIdRenderer}></vaadin-grid-column>
+                <vaadin-grid-column path="info" header="Info"></vaadin-grid-column>
+            </vaadin-grid>
             <h3>Channels subscribed on this node</h3>
             <vaadin-checkbox id="show-internal" label="Show the cable's internal channels (cable:whispers, cable:presence, cable:control:disconnect)"
                 .checked=${this._internal} @checked-changed=${e => this._showInternal(e.detail.value)}></vaadin-checkbox>

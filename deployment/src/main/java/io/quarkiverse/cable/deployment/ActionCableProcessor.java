@@ -208,7 +208,12 @@ class ActionCableProcessor {
         }
         // Turbo::StreamsChannel is an ordinary channel without actions, as in turbo-rails.
         classes.put(TurboStreams.CHANNEL, TURBO_STREAMS_CHANNEL);
-        reflective.produce(ReflectiveClassBuildItem.builder(TURBO_STREAMS_CHANNEL).build());
+        // ChannelRegistry loads every channel class by name (Class.forName). Built during static init (when an action
+        // is bound) that runs in the native-image builder, but an application without actions builds it lazily at
+        // run time, where a native image finds only the classes registered for reflection: register them all, the
+        // Turbo channel included (the class only, no members: the bean is obtained from ArC, not constructed).
+        reflective.produce(ReflectiveClassBuildItem.builder(classes.values().toArray(String[]::new))
+                .reason(getClass().getName()).build());
         // The extension's own classes (the Turbo channel, the producer) do not make an application a Turbo user, nor
         // do classes left out of this build (@IfBuildProfile and its siblings: a demo's signing endpoint in dev and
         // test builds only needs no key in production).

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -16,10 +17,15 @@ import java.util.concurrent.TimeoutException;
 
 import jakarta.inject.Inject;
 
+import io.quarkiverse.cable.CablePresence;
+import io.quarkiverse.cable.PresenceRecord;
+import io.quarkiverse.cable.PresenceSnapshot;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
+import io.quarkiverse.cable.runtime.core.LocalSessions;
 import io.quarkiverse.cable.runtime.observability.CableObservability;
 import io.quarkiverse.cable.spi.PolledMessage;
 import io.quarkiverse.cable.spi.TransportStatus;
+import io.quarkus.arc.All;
 
 /**
  * The Dev UI card's JSON-RPC methods: the cable's figures, its channels, the newest messages, and a test broadcast.
@@ -39,6 +45,14 @@ public class CableDevUiService {
     @Inject
     CableObservability observability;
 
+    /** Every front end's sessions on this node (Action Cable connections describe themselves). */
+    @Inject
+    @All
+    List<LocalSessions> sessions;
+
+    @Inject
+    CablePresence presence;
+
     public CableObservability.Snapshot getStatus() {
         return observability.snapshot();
     }
@@ -53,6 +67,65 @@ public class CableDevUiService {
             channels.add(row);
         });
         return channels;
+    }
+
+    /** This node's open connections: identifiers, subscriptions, presence sets, how long open; oldest first. */
+    public List<Map<String, Object>> getConnections() {
+        List<LocalSessions.SessionView> views = new ArrayList<>();
+        sessions.forEach(kind -> views.addAll(kind.sessions()));
+        views.sort((a, b) -> Long.compare(b.openMillis(), a.openMillis()));
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (LocalSessions.SessionView view : views) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("id", view.id());
+            row.put("protocol", view.protocol());
+            row.put("identifiers", view.identifiers());
+            row.put("subscriptions", view.subscriptions());
+            row.put("presenceSets", view.presenceSets());
+            row.put("openMillis", view.openMillis());
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    /**
+     * The presence sets this node's connections are in, each as the database holds it now (members from every
+     * node): one row per member, and one row with a null id for a set that is empty. Each read waits at most
+     * {@code quarkus.cable.health.writer-timeout}, so an unreachable database cannot hold the request.
+     */
+    public List<Map<String, Object>> getPresence() {
+        Set<String> channels = new TreeSet<>();
+        sessions.forEach(kind -> kind.sessions().forEach(view -> channels.addAll(view.presenceSets())));
+        Duration bound = observability.thresholds().writerTimeout();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (String channel : channels) {
+            PresenceSnapshot snapshot;
+            try {
+                snapshot = presence.snapshot(channel).toCompletableFuture().get(bound.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (ExecutionException | TimeoutException | RuntimeException e) {
+                rows.add(presenceRow(channel, null, null, "unreadable: " + e));
+                continue;
+            }
+            if (snapshot.records().isEmpty()) {
+                rows.add(presenceRow(channel, null, null, "empty"));
+            }
+            for (PresenceRecord record : snapshot.records()) {
+                rows.add(presenceRow(channel, record.id(), record.info(), null));
+            }
+        }
+        return rows;
+    }
+
+    private static Map<String, Object> presenceRow(String channel, String id, String info, String note) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("channel", channel);
+        row.put("id", id);
+        row.put("info", info);
+        row.put("note", note);
+        return row;
     }
 
     /**

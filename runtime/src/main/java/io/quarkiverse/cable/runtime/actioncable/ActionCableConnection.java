@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -13,6 +14,7 @@ import io.quarkiverse.cable.CableConnectionEvent;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.CallbackContext;
 import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
+import io.quarkiverse.cable.runtime.core.LocalSessions;
 import io.quarkiverse.cable.runtime.core.PresenceSession;
 import io.quarkiverse.cable.runtime.core.ReplayQuota;
 import io.quarkiverse.cable.runtime.core.SerialExecutor;
@@ -291,6 +293,21 @@ final class ActionCableConnection {
     /** Subscriptions with their confirmation sent or on its way (for tests and metrics). */
     int subscriptionCount() {
         return subscriptions.size();
+    }
+
+    /** This connection as the Dev UI lists it: a copy of its current state. */
+    LocalSessions.SessionView view() {
+        List<String> identifiers = new ArrayList<>();
+        List<String> presenceSets = new ArrayList<>();
+        for (ActionCableSubscription subscription : subscriptions.values()) {
+            identifiers.add(subscription.identifier());
+            String set = subscription.presenceSet();
+            if (set != null && !presenceSets.contains(set)) {
+                presenceSets.add(set);
+            }
+        }
+        return new LocalSessions.SessionView(id, protocol(), identifiers(), identifiers, presenceSets,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - openedNanos));
     }
 
     private void handle(String frame) {

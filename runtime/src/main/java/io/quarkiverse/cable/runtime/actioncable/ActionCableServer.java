@@ -140,6 +140,15 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
     }
 
     @Override
+    public List<SessionView> sessions() {
+        List<SessionView> views = new ArrayList<>();
+        for (ActionCableConnection connection : connections.values()) {
+            views.add(connection.view());
+        }
+        return views;
+    }
+
+    @Override
     public int disconnectAll(String reason, boolean reconnect) {
         List<ActionCableConnection> all = new ArrayList<>(connections.values());
         all.forEach(connection -> connection.disconnect(reason, reconnect));

@@ -259,6 +259,11 @@ class ActionCableSubscription implements ChannelSubscription {
         clientChosenIds = true;
     }
 
+    /** The presence set this subscription is in ({@link #presenceIn}), or null: for the Dev UI. */
+    String presenceSet() {
+        return presenceChannel;
+    }
+
     @Override
     public void presenceIn(String cableChannel) {
         if (reserved(cableChannel)) {
