@@ -36,6 +36,7 @@ import io.vertx.core.json.JsonObject;
  * an action refuses a client without the role with a message on its subscription, and the connection goes on.
  */
 @QuarkusTest
+@DatabaseIndependent
 class CallbackContextTest {
 
     static final Map<String, String> ALICE = StreamAuthorizationTest.ALICE; // role member

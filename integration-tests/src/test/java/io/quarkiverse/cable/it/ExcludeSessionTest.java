@@ -31,6 +31,7 @@ import io.vertx.core.json.JsonObject;
  * not the excluded message never will.
  */
 @QuarkusTest
+@OncePerServer
 class ExcludeSessionTest {
 
     private static final String READINGS = "{\"channel\":\"ReadingChannel\"}";

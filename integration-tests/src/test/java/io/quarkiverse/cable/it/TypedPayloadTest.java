@@ -43,6 +43,7 @@ import io.vertx.core.json.JsonObject;
  * clear error that stops neither the subscription nor the connection.
  */
 @QuarkusTest
+@DatabaseIndependent
 class TypedPayloadTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
