@@ -39,7 +39,13 @@ public final class CableStats implements TransportCounters {
         /** Whispers faster than limits.whisper-rate (with limits.whisper-burst): dropped, the connection stays. */
         WHISPER_RATE,
         /** A whisper's data over limits.max-whisper-size: dropped, the connection stays. */
-        WHISPER_SIZE;
+        WHISPER_SIZE,
+        /**
+         * WebSocket pings faster than websocket.max-pings-per-second, or that many while the connection's writes are
+         * backed up: each ping makes the server queue a pong, so the connection is closed (1008) and its socket
+         * released.
+         */
+        PING_RATE;
 
         /** The metric tag and log key. */
         public String tag() {
