@@ -114,6 +114,67 @@ class FrameAbuseTest {
         }
     }
 
+    /**
+     * Item 9: the documented {@code CableStreams} pattern ({@code FeedSocket}, {@code /feed}) under 2,000 refused
+     * {@code start:} frames whose channel carries CR/LF, ESC, NEL, LS, and a right-to-left override: no ERROR line
+     * and no stack trace from WebSockets Next (the refusal is answered), the cable's own line at most once per second,
+     * with none of those characters raw.
+     */
+    @Test
+    void refusedStreamStartsAreLoggedSafely() throws Exception {
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        AbuseHarness.CableLog everything = new AbuseHarness.CableLog();
+        root.addHandler(everything);
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        try {
+            AbuseHarness.Baseline baseline = harness.baseline();
+            int from = everything.records.size();
+            long started = System.nanoTime();
+            // A reserved channel: refused by the cable, with the client's text in the refusal.
+            String forged = "cable:whispers\r\n2026-01-01 00:00:00,000 ERROR [io.quarkus] forged\u001b[31m\u0085nel"
+                    + "\u2028ls\u202erlo";
+            RawWsClient attacker = RawWsClient.connect(base, "/feed", null, 65536);
+            // The attacker reads its answers (the application's replies are not the cable's output to bound).
+            // Counted, not kept: the test's own copy of 2,000 answers would count as the server's memory.
+            CompletableFuture<Long> read = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return attacker.readTexts(2000, Duration.ofSeconds(120)).stream()
+                            .filter(answer -> answer.startsWith("refused:")).count();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            for (int i = 0; i < 2000; i++) {
+                attacker.sendText("start:" + forged);
+            }
+            List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            long refusedAnswers = read.get(180, TimeUnit.SECONDS);
+            long used = AbuseHarness.usedMemory();
+            assertThat(refusedAnswers).as("answers 'refused:'").isEqualTo(2000);
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) + 1;
+            attacker.close();
+            List<java.util.logging.LogRecord> records = new ArrayList<>(
+                    everything.records.subList(from, everything.records.size()));
+            assertThat(records).allSatisfy(r -> {
+                String text = String.valueOf(AbuseHarness.CableLog.text(r));
+                assertThat(r.getLevel().intValue()).as(text).isLessThan(java.util.logging.Level.SEVERE.intValue());
+                assertThat(r.getThrown()).as(text).isNull();
+                assertThat(text).doesNotContain("\r", "\n", "\u001b", "\u0085", "\u2028", "\u202e");
+            });
+            List<java.util.logging.LogRecord> refusals = records.stream()
+                    .filter(r -> String.valueOf(AbuseHarness.CableLog.text(r)).contains("CableStreams.start refused"))
+                    .toList();
+            assertThat(refusals).isNotEmpty();
+            assertThat(refusals.size()).isLessThanOrEqualTo((int) seconds + 1);
+            harness.assertHealthyReceivedEverything();
+            AbuseHarness.report("2,000 refused CableStreams starts, forged log lines (1)", baseline, attack, used,
+                    AbuseTest.PER_ATTACKER, P99_FLOOR_MILLIS);
+        } finally {
+            root.removeHandler(everything);
+            harness.close();
+        }
+    }
+
     /** Sends pings until {@link #PINGS} or until the server ends the connection; returns how many went. */
     private static int flood(RawWsClient attacker) {
         long started = System.nanoTime();

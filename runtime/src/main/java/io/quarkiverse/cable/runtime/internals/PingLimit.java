@@ -15,7 +15,6 @@ import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
-import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.quarkus.websockets.next.runtime.ConnectionManager;
@@ -102,8 +101,7 @@ public class PingLimit {
     }
 
     private void flooded(WebSocketConnection connection) {
-        engine.stats().refused(CableStats.Refusal.PING_RATE);
-        engine.recordFailure(Failure.SLOW_CONSUMER, CableStats.Refusal.PING_RATE.tag(), "WebSocket connection "
+        engine.refused(CableStats.Refusal.PING_RATE, "WebSocket connection "
                 + connection.id() + " sent more pings than quarkus.cable.websocket.max-pings-per-second (" + maxPerSecond
                 + ", in one second or while its writes were backed up); closing it with 1008");
     }
