@@ -2,6 +2,7 @@ package io.quarkiverse.cable.examples;
 
 import jakarta.inject.Inject;
 
+import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableStreams;
 import io.quarkus.websockets.next.OnClose;
 import io.quarkus.websockets.next.OnTextMessage;
@@ -20,7 +21,11 @@ public class FeedSocket {
     @OnTextMessage
     Uni<String> command(String channel, WebSocketConnection connection) {
         return streams.start(connection, channel) // <1>
-                .replaceWith("started:" + channel);
+                .replaceWith("started:" + channel)
+                // A refused channel is the client's answer, not the server's error: a failed callback would be logged
+                // by WebSockets Next at ERROR with its stack trace, once per frame. The cable logs the refusal itself,
+                // rate-limited and escaped.
+                .onFailure(CableException.class).recoverWithItem(refused -> "refused:" + channel);
     }
 
     @OnClose

@@ -96,6 +96,7 @@ class CableWebSocketProcessor {
                         "io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck",
                         "io.quarkiverse.cable.runtime.websocket.StreamAuthorizationUpgradeCheck")
                 .addBeanClass(Liveness.class)
+                .addBeanClass("io.quarkiverse.cable.runtime.internals.PingLimit")
                 .setUnremovable().build();
     }
 

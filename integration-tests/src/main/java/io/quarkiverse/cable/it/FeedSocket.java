@@ -3,6 +3,7 @@ package io.quarkiverse.cable.it;
 import jakarta.inject.Inject;
 
 import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamCallback;
 import io.quarkiverse.cable.it.typed.CelsiusJson.Reading;
@@ -37,7 +38,7 @@ public class FeedSocket {
         int colon = command.indexOf(':');
         String verb = colon < 0 ? command : command.substring(0, colon);
         String channel = colon < 0 ? "" : command.substring(colon + 1);
-        return switch (verb) {
+        return (switch (verb) {
             case "start" -> streams.start(connection, channel)
                     .replaceWith("started:" + channel);
             case "shout" -> streams.start(connection, channel,
@@ -64,6 +65,9 @@ public class FeedSocket {
                 yield Uni.createFrom().item("stopped:" + channel);
             }
             default -> Uni.createFrom().item("unknown command: " + verb);
-        };
+        })
+                // As websockets.adoc's FeedSocket: a refused channel is answered, not logged by WebSockets Next at
+                // ERROR with a stack trace per frame; the cable logs the refusal, rate-limited and escaped.
+                .onFailure(CableException.class).recoverWithItem(refused -> "refused:" + channel);
     }
 }

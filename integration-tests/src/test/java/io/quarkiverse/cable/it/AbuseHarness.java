@@ -208,6 +208,15 @@ final class AbuseHarness {
      */
     static void report(String name, Baseline baseline, List<Double> attack, long usedAfterAttack, long boundBytes)
             throws Exception {
+        report(name, baseline, attack, usedAfterAttack, boundBytes, P99_FLOOR_MILLIS);
+    }
+
+    /**
+     * {@link #report(String, Baseline, List, long, long)} with the baseline floored at {@code floorMillis}: issue 45's
+     * bound (100 ms) for the cases that came with it.
+     */
+    static void report(String name, Baseline baseline, List<Double> attack, long usedAfterAttack, long boundBytes,
+            double floorMillis) throws Exception {
         double base = p99(baseline.latencies());
         double under = p99(attack);
         long raw = usedAfterAttack - baseline.usedAfter();
@@ -221,8 +230,8 @@ final class AbuseHarness {
         System.out.println("ABUSE-TABLE " + line);
         Path table = Path.of("target", "abuse-table.txt");
         Files.writeString(table, line + System.lineSeparator(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        assertThat(under).as("healthy p99 under attack, baseline p99 %.1f ms (floor %.0f ms)", base, P99_FLOOR_MILLIS)
-                .isLessThanOrEqualTo(3 * Math.max(base, P99_FLOOR_MILLIS));
+        assertThat(under).as("healthy p99 under attack, baseline p99 %.1f ms (floor %.0f ms)", base, floorMillis)
+                .isLessThanOrEqualTo(3 * Math.max(base, floorMillis));
         assertThat(growth).as("heap + direct memory growth of the attack (%d bytes before the control's %d), bound"
                 + " %d bytes + 10%%", raw, baseline.controlGrowth(), boundBytes)
                 .isLessThanOrEqualTo((long) (boundBytes * 1.1));

@@ -94,6 +94,20 @@ final class RawWsClient implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code count} masked ping frames with empty payloads in one write, as a flood script sends them: the server
+     * reads them as fast as it can.
+     */
+    void sendPings(int count) throws IOException {
+        byte[] frames = new byte[count * 6];
+        for (int i = 0; i < count; i++) {
+            frames[i * 6] = (byte) 0x89; // FIN, ping
+            frames[i * 6 + 1] = (byte) 0x80; // masked, empty: the 4 mask bytes follow (zeros)
+        }
+        out.write(frames);
+        out.flush();
+    }
+
     private void sendFrame(int finAndOpcode, byte[] payload) throws IOException {
         ByteArrayOutputStream frame = new ByteArrayOutputStream(payload.length + 14);
         frame.write(finAndOpcode);

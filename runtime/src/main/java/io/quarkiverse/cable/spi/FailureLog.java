@@ -94,8 +94,11 @@ public final class FailureLog {
     }
 
     /**
-     * {@code text} fit for one log line: control characters (CR, LF, and the rest below U+0020, DEL, the Unicode line
-     * and paragraph separators) written as {@code \\uXXXX} escapes, and cut to {@value #MAX_LOGGED} characters.
+     * {@code text} fit for one log line: control characters (CR, LF, and the rest below U+0020, DEL, the C1 controls
+     * U+0080 to U+009F with NEL, the Unicode line and paragraph separators) and the bidirectional controls (LRM, RLM,
+     * ALM, the embeddings, overrides and isolates U+202A to U+202E and U+2066 to U+2069) written as {@code \\uXXXX}
+     * escapes, and cut to {@value #MAX_LOGGED} characters. A line break of any kind would let a client forge a log
+     * line; a bidirectional override would let it show one line's text in another order in a terminal or a viewer.
      */
     public static String safe(String text) {
         if (text == null) {
@@ -105,7 +108,7 @@ public final class FailureLog {
         int end = Math.min(text.length(), MAX_LOGGED);
         for (int i = 0; i < end; i++) {
             char c = text.charAt(i);
-            boolean control = c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029';
+            boolean control = unsafe(c);
             if (control && safe == null) {
                 safe = new StringBuilder(end + 16).append(text, 0, i);
             }
@@ -119,5 +122,11 @@ public final class FailureLog {
         }
         String result = safe == null ? text.substring(0, end) : safe.toString();
         return text.length() > MAX_LOGGED ? result + "... (" + text.length() + " characters)" : result;
+    }
+
+    private static boolean unsafe(char c) {
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029' || c == '\u061c'
+                || c == '\u200e' || c == '\u200f' || (c >= '\u202a' && c <= '\u202e')
+                || (c >= '\u2066' && c <= '\u2069');
     }
 }

@@ -61,6 +61,7 @@ final class CableConfigCheck {
                     "must be longer than quarkus.cable.websocket.ping-interval (" + config.websocket().pingInterval()
                             + "): a client gets at least one ping to answer");
         }
+        atLeastOne("quarkus.cable.websocket.max-pings-per-second", config.websocket().maxPingsPerSecond());
         atLeastOne("quarkus.cable.history.max-concurrent-replays", config.history().maxConcurrentReplays());
         atLeastOne("quarkus.cable.history.max-queued-replays", config.history().maxQueuedReplays());
         positive("quarkus.cable.history.queue-timeout", config.history().queueTimeout());

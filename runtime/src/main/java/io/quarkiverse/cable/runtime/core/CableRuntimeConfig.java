@@ -332,6 +332,19 @@ public interface CableRuntimeConfig {
         Duration pongTimeout();
 
         /**
+         * The most RFC 6455 ping frames a client may send on one WebSocket connection of the cable (the Action Cable
+         * endpoint's, `@StreamFrom` and `CableStreams` endpoints') in one second, and the most it may send while the
+         * connection's writes are backed up (the socket's write queue full: the client is not reading). Vert.x answers
+         * every ping with a pong on its own, outside `max-pending-bytes`, so a client that pings as fast as it can and
+         * never reads would otherwise make the server queue pongs without bound. Past it the connection is closed with
+         * 1008 and the reason `cable: too many pings`, its TCP connection at once (the close frame waits behind the
+         * pongs it never reads), counted as `cable.limits.refusals{reason="ping_rate"}`. Browsers never send pings;
+         * clients that do send one every few seconds. An endpoint with an `@OnPingMessage` of its own is left alone.
+         */
+        @WithDefault("10")
+        int maxPingsPerSecond();
+
+        /**
          * Whether `@StreamFrom` streams write each broadcast as one shared UTF-8 buffer, encoded once for all the
          * connections that receive it, instead of WebSockets Next's `sendText`, which converts and copies the text
          * once per connection. The shared frames go to the socket under WebSockets Next, past its traffic logger and

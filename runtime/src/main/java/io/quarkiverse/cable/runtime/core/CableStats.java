@@ -41,7 +41,13 @@ public final class CableStats implements TransportCounters {
         /** A whisper's data over limits.max-whisper-size: dropped, the connection stays. */
         WHISPER_SIZE,
         /** Presence work over presence.max-pending-per-id or presence.max-pending: refused, nothing stored. */
-        PRESENCE_QUEUE;
+        PRESENCE_QUEUE,
+        /**
+         * WebSocket pings faster than websocket.max-pings-per-second, or that many while the connection's writes are
+         * backed up: each ping makes the server queue a pong, so the connection is closed (1008) and its socket
+         * released.
+         */
+        PING_RATE;
 
         /** The metric tag and log key. */
         public String tag() {

@@ -169,6 +169,21 @@ class WebSocketStreams implements CableStreams, LocalSessions {
 
     private CompletionStage<Void> startStage(WebSocketConnection connection, String channel, StreamCallback callback) {
         Objects.requireNonNull(connection, "Cable stream connection must not be null");
+        CompletionStage<Void> started = attempt(connection, channel, callback);
+        // A refusal is the failed stage; the application answers its client (the documented pattern recovers it).
+        // It is logged here, through the cable's limiter and escaping: the channel is the client's text.
+        started.whenComplete((ignored, failure) -> {
+            Throwable cause = failure instanceof java.util.concurrent.CompletionException wrapped ? wrapped.getCause()
+                    : failure;
+            if (cause instanceof CableException refused) {
+                engine.recordFailure(Failure.INVALID, "stream-start", "CableStreams.start refused '" + channel
+                        + "' on WebSocket connection " + connection.id() + ": " + refused.getMessage());
+            }
+        });
+        return started;
+    }
+
+    private CompletionStage<Void> attempt(WebSocketConnection connection, String channel, StreamCallback callback) {
         Context caller = Vertx.currentContext();
         try {
             CableException refused = refusal(connection, channel);
