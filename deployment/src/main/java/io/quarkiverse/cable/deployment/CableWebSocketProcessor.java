@@ -96,7 +96,7 @@ class CableWebSocketProcessor {
                         "io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck",
                         "io.quarkiverse.cable.runtime.websocket.StreamAuthorizationUpgradeCheck")
                 .addBeanClass(Liveness.class)
-                .addBeanClass("io.quarkiverse.cable.runtime.internals.PingLimit")
+                .addBeanClass("io.quarkiverse.cable.runtime.PingLimit")
                 .setUnremovable().build();
     }
 

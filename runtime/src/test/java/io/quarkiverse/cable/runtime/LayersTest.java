@@ -57,7 +57,7 @@ class LayersTest {
                 .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Assembly")
                 .whereLayer("FrontEnds").mayOnlyBeAccessedByLayers("Assembly")
                 .whereLayer("Observability").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Internals").mayOnlyBeAccessedByLayers("FrontEnds")
+                .whereLayer("Internals").mayOnlyBeAccessedByLayers("Assembly", "FrontEnds")
                 .whereLayer("Core").mayOnlyBeAccessedByLayers("Assembly", "Adapters", "FrontEnds", "Observability",
                         "Internals", "Testing")
                 .whereLayer("Spi").mayOnlyBeAccessedByLayers("Assembly", "Core", "Adapters", "FrontEnds",

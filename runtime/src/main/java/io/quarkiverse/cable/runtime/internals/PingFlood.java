@@ -1,10 +1,18 @@
 package io.quarkiverse.cable.runtime.internals;
 
+import java.util.Map;
+
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.util.ReferenceCountUtil;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.net.impl.ConnectionBase;
+import io.vertx.core.net.impl.VertxHandler;
 
 /**
  * Counts the ping frames of one WebSocket connection, in its Netty pipeline between the frame decoder and Vert.x.
@@ -20,8 +28,12 @@ import io.netty.util.ReferenceCountUtil;
  * and WebSockets Next installs its own (for {@code @OnPingMessage}) while it sets a connection up, so pings read
  * before then would pass uncounted. Runs on the channel's event loop, one frame at a time: no lock.
  */
-final class PingFlood extends ChannelInboundHandlerAdapter {
+public final class PingFlood extends ChannelInboundHandlerAdapter {
 
+    /** The close reason of a connection that pinged past the bound (code 1008). */
+    public static final String REASON = "cable: too many pings";
+    static final int POLICY_VIOLATION = 1008;
+    private static final String HANDLER_NAME = "cable-ping-limit";
     private static final long SECOND_NANOS = 1_000_000_000L;
 
     private final int maxPerSecond;
@@ -31,7 +43,31 @@ final class PingFlood extends ChannelInboundHandlerAdapter {
     private int whileBackedUp;
     private boolean tripped;
 
-    PingFlood(int maxPerSecond, Runnable flooded) {
+    /**
+     * Counts {@code connection}'s pings from now on, in the Netty pipeline of the HTTP connection the socket was
+     * upgraded from ({@link UpgradedConnections}); its class, {@code ConnectionBase}, is Vert.x internal, as for
+     * {@link SharedFrameWriter}: a connection of another kind is left alone. {@code flooded} runs once, on the
+     * event loop, when the connection is closed for its pings.
+     */
+    public static void guard(WebSocketConnection connection, int maxPerSecond, Runnable flooded) {
+        HttpConnection upgraded = connection.userData().get(UpgradedConnections.KEY);
+        if (!(upgraded instanceof ConnectionBase base)) {
+            return;
+        }
+        ChannelPipeline pipeline = base.channel().pipeline();
+        String vertx = null;
+        for (Map.Entry<String, ChannelHandler> handler : pipeline) {
+            if (handler.getValue() instanceof VertxHandler) {
+                vertx = handler.getKey();
+            }
+        }
+        if (vertx == null || pipeline.get(HANDLER_NAME) != null) {
+            return; // not a pipeline Vert.x set up as expected (or the channel is gone): left alone
+        }
+        pipeline.addBefore(vertx, HANDLER_NAME, new PingFlood(maxPerSecond, flooded));
+    }
+
+    private PingFlood(int maxPerSecond, Runnable flooded) {
         this.maxPerSecond = maxPerSecond;
         this.flooded = flooded;
     }
@@ -62,7 +98,7 @@ final class PingFlood extends ChannelInboundHandlerAdapter {
         ReferenceCountUtil.release(message);
         tripped = true;
         flooded.run();
-        context.writeAndFlush(new CloseWebSocketFrame(PingLimit.POLICY_VIOLATION, PingLimit.REASON));
+        context.writeAndFlush(new CloseWebSocketFrame(POLICY_VIOLATION, REASON));
         context.channel().close();
     }
 }

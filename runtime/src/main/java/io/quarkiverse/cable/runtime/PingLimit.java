@@ -1,26 +1,20 @@
-package io.quarkiverse.cable.runtime.internals;
-
-import java.util.Map;
+package io.quarkiverse.cable.runtime;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelPipeline;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableEndpoint;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.runtime.internals.PingFlood;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.quarkus.websockets.next.runtime.ConnectionManager;
-import io.vertx.core.http.HttpConnection;
-import io.vertx.core.net.impl.ConnectionBase;
-import io.vertx.core.net.impl.VertxHandler;
 
 /**
  * Bounds the pongs a client can make a WebSocket connection of the cable queue
@@ -30,17 +24,10 @@ import io.vertx.core.net.impl.VertxHandler;
  * own {@code @OnPingMessage}. A connection past the bound is closed with 1008 {@code cable: too many pings}, counted
  * as {@code cable.limits.refusals{reason="ping_rate"}}.
  * <p>
- * The counter goes into the Netty pipeline of the HTTP connection the socket was upgraded from
- * ({@link UpgradedConnections}); its class, {@code ConnectionBase}, is Vert.x internal, as for
- * {@link SharedFrameWriter}: a connection of another kind is not counted.
+ * Here, in the assembly, because it names the front ends' endpoints; the counter itself ({@link PingFlood}) is theirs.
  */
 @Singleton
 public class PingLimit {
-
-    /** The close reason of a connection that pinged past the bound (code 1008). */
-    public static final String REASON = "cable: too many pings";
-    static final int POLICY_VIOLATION = 1008;
-    private static final String HANDLER_NAME = "cable-ping-limit";
 
     @Inject
     @Internal
@@ -70,7 +57,7 @@ public class PingLimit {
                 // after the handshake is read.
                 if (ActionCableEndpoint.ENDPOINT_ID.equals(connection.endpointId()) || (endpoints.isResolvable()
                         && endpoints.get().contains(connection.endpointId()))) {
-                    guard(connection);
+                    PingFlood.guard(connection, maxPerSecond, () -> flooded(connection));
                 }
             }
 
@@ -79,25 +66,6 @@ public class PingLimit {
                 // The counter goes with the channel.
             }
         });
-    }
-
-    /** Counts {@code connection}'s pings from now on. */
-    void guard(WebSocketConnection connection) {
-        HttpConnection upgraded = connection.userData().get(UpgradedConnections.KEY);
-        if (!(upgraded instanceof ConnectionBase base)) {
-            return;
-        }
-        ChannelPipeline pipeline = base.channel().pipeline();
-        String vertx = null;
-        for (Map.Entry<String, ChannelHandler> handler : pipeline) {
-            if (handler.getValue() instanceof VertxHandler) {
-                vertx = handler.getKey();
-            }
-        }
-        if (vertx == null || pipeline.get(HANDLER_NAME) != null) {
-            return; // not a pipeline Vert.x set up as expected (or the channel is gone): left alone
-        }
-        pipeline.addBefore(vertx, HANDLER_NAME, new PingFlood(maxPerSecond, () -> flooded(connection)));
     }
 
     private void flooded(WebSocketConnection connection) {
