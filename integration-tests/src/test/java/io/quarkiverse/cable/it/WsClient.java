@@ -144,7 +144,7 @@ public final class WsClient implements AutoCloseable {
     }
 
     /** What this client saw, for a failure message: the frames (the last 20 of them) and how the socket ended. */
-    private String state() {
+    public String state() {
         List<String> frames = List.copyOf(received);
         return "received " + frames.size() + " frames" + (frames.isEmpty() ? ""
                 : ", the last ones: "

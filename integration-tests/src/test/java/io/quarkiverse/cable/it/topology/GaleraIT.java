@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -104,7 +105,7 @@ class GaleraIT {
         for (String room : rooms) {
             List<String> seen = null;
             for (WsClient client : subscribers.get(room)) {
-                List<String> got = deliveredExactly(client, first.acknowledged(room), Set.of());
+                List<String> got = deliveredExactly(client, first.acknowledged(room), Set.of(), both);
                 if (seen != null) {
                     assertThat(got).as("both nodes deliver in the same (commit) order").isEqualTo(seen);
                 }
@@ -193,7 +194,7 @@ class GaleraIT {
             for (WsClient client : subscribers.get(room)) {
                 List<String> acknowledged = new ArrayList<>(first.acknowledged(room));
                 acknowledged.addAll(second.acknowledged(room));
-                deliveredExactly(client, acknowledged, second.unknown);
+                deliveredExactly(client, acknowledged, second.unknown, both);
             }
         }
 
@@ -328,8 +329,18 @@ class GaleraIT {
      * Waits until the client has every acknowledged message; checks it got each at most once, only messages that
      * were sent (acknowledged, or of unknown outcome), every acknowledged one, and each producer's in order.
      */
-    private static List<String> deliveredExactly(WsClient client, List<String> acknowledged, Set<String> unknown) {
-        await().atMost(WAIT).until(() -> new HashSet<>(client.received).containsAll(acknowledged));
+    private static List<String> deliveredExactly(WsClient client, List<String> acknowledged, Set<String> unknown,
+            List<CableNode> nodes) {
+        try {
+            await().atMost(WAIT).until(() -> new HashSet<>(client.received).containsAll(acknowledged));
+        } catch (ConditionTimeoutException e) {
+            // A loss seen once in CI on a loaded machine and never reproduced idle: the failure says all it can.
+            List<String> missing = new ArrayList<>(acknowledged);
+            missing.removeAll(new HashSet<>(client.received));
+            throw new AssertionError(missing.size() + " of " + acknowledged.size() + " acknowledged messages never"
+                    + " arrived within " + WAIT + ", the first ones: " + missing.subList(0, Math.min(10, missing.size()))
+                    + "; client: " + client.state() + NodeReadings.describe(nodes), e);
+        }
         List<String> got = new ArrayList<>(client.received);
         assertThat(got.remove(0)).isEqualTo("ready");
         got.removeIf(payload -> payload.startsWith("after-"));

@@ -3,6 +3,7 @@ package io.quarkiverse.cable.it.topology;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,6 +26,29 @@ final class NodeReadings {
             }
         }
         throw new AssertionError("no series " + series + " on " + node.name);
+    }
+
+    /**
+     * For a failure message: each node's cable series that tell why a client got nothing more (errors by kind, closed
+     * connections, poll and wake-up failures, identity changes), its readiness and the tail of its log.
+     */
+    static String describe(List<CableNode> nodes) {
+        StringBuilder out = new StringBuilder();
+        for (CableNode node : nodes) {
+            out.append("\n--- ").append(node.name).append(": ");
+            try {
+                get(node, "q/metrics").lines()
+                        .filter(line -> line.startsWith("cable_") && !line.endsWith(" 0.0")
+                                && (line.contains("error") || line.contains("disconnect") || line.contains("unresponsive")
+                                        || line.contains("identity") || line.contains("lost") || line.contains("cursor")))
+                        .forEach(line -> out.append("\n  ").append(line));
+                out.append("\n  ready: ").append(health(node));
+            } catch (Exception e) {
+                out.append("(no readings: ").append(e).append(')');
+            }
+            out.append("\n  log tail:\n").append(node.logTail());
+        }
+        return out.toString();
     }
 
     /** /q/health/ready without blanks, for {@code contains} checks on its JSON. */

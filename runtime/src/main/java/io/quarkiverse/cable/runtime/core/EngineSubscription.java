@@ -106,15 +106,15 @@ final class EngineSubscription implements LocalSubscription, PendingSubscription
         return false;
     }
 
-    /**
-     * Hands a message to the listener's mailbox. Returns false when the mailbox overflowed and the subscription was
-     * closed as a slow consumer.
-     */
     /** The session this subscription delivers to, for broadcasts "to others"; null for an in-JVM listener. */
     String session() {
         return delivery.session();
     }
 
+    /**
+     * Hands a message to the listener's mailbox. Returns false when the mailbox overflowed and the subscription was
+     * closed as a slow consumer.
+     */
     public boolean offer(CableMessage message) {
         if (message.id() <= startingLine || !open.get()) {
             return true;
