@@ -18,6 +18,7 @@ import io.vertx.core.json.JsonObject;
  * The Action Cable endpoint seen only from outside (a WebSocket client, no injection), so that
  * {@link ActionCableEndpointPackagedIT} runs the same checks against the packaged application.
  */
+@DatabaseIndependent
 @QuarkusTest
 class ActionCableEndpointTest {
 

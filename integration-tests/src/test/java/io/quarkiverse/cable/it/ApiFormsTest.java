@@ -24,6 +24,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.helpers.test.AssertSubscriber;
 
 /** The API's forms (issue 14, items 2, 3 and 5): Mutiny, objects as JSON, and the testing helper. */
+@DatabaseIndependent
 @QuarkusTest
 class ApiFormsTest {
 

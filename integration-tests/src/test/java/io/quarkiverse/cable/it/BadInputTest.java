@@ -22,6 +22,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * the limit's property), are counted, and store nothing. Complements SubscriptionBehaviourTest and
  * BroadcastResourceTest.
  */
+@DatabaseIndependent
 @QuarkusTest
 class BadInputTest {
 

@@ -17,6 +17,7 @@ import io.quarkiverse.cable.Subscription;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** A REST endpoint broadcasts; an in-JVM subscriber receives; bad input gets a clear error. */
+@DatabaseIndependent
 @QuarkusTest
 class BroadcastResourceTest {
 

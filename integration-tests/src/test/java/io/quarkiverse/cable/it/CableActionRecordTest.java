@@ -23,6 +23,7 @@ import io.vertx.core.json.JsonObject;
  * A {@code @CableAction} taking a record (TodoChannel#add): called through its build-time invoker with the record
  * decoded from the action's JSON; data that does not decode is reported as bad input and the connection goes on.
  */
+@DatabaseIndependent
 @QuarkusTest
 class CableActionRecordTest {
 

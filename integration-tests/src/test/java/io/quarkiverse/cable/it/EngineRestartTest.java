@@ -33,6 +33,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * dump
  * (virtual threads included) holds no thread of it. Each round delivers a broadcast, so every round really ran.
  */
+@OncePerServer
 @QuarkusTest
 class EngineRestartTest {
 

@@ -42,6 +42,7 @@ import io.vertx.core.json.JsonObject;
  * endpoint holds the sessions) and a second, independent engine with its own writer and poller, which broadcasts to an
  * identity and disconnects it. Whatever the second node writes reaches the first only through the database.
  */
+@OncePerServer
 @QuarkusTest
 class IdentityNodesTest {
 

@@ -29,6 +29,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * its own identity channel, not another's nor the control channel, and a remote disconnect of {@code user=alice}
  * closes it (1000, "remote") while an anonymous connection stays open. SSE refuses the same names with 403.
  */
+@OncePerServer
 @QuarkusTest
 class IdentityStreamsTest {
 

@@ -26,6 +26,7 @@ import io.quarkus.test.junit.TestProfile;
  * channels from startup (disconnect commands, whispers, presence events); counted, they made an idle node report 3
  * channels and 3 subscribers. A profile of its own, so the node is fresh: no other test's subscriptions.
  */
+@OncePerServer
 @QuarkusTest
 @TestProfile(IdleMetricsTest.Fresh.class)
 class IdleMetricsTest {

@@ -14,6 +14,7 @@ import io.restassured.http.ContentType;
  * The health checks and metrics an operator scrapes, seen only over HTTP, so that
  * {@link OperationsEndpointsPackagedIT} runs the same checks against the packaged application.
  */
+@OncePerServer
 @QuarkusTest
 class OperationsEndpointsTest {
 

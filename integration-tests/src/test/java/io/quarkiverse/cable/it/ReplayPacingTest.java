@@ -29,6 +29,7 @@ import io.vertx.core.json.JsonObject;
  * bound (half of it in flight) instead of being queued at once, which would close the client as too slow. On every
  * database: the replay is read from the messages table.
  */
+@OncePerServer
 @QuarkusTest
 @TestProfile(ReplayPacingTest.OneMebibyte.class)
 class ReplayPacingTest {

@@ -38,6 +38,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * nor before the TTL when it was the last, each stream hears the set's changes from its start, and ids the set refuses
  * are refused before anything streams.
  */
+@OncePerServer
 @QuarkusTest
 class SsePresenceTest {
 

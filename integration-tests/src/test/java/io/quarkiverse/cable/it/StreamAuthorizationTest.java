@@ -40,6 +40,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * change a channel's structure are refused; WebSockets Next's {@code @RolesAllowed} refuses an anonymous upgrade.
  * Refused clients receive nothing while an authorized client beside them receives every broadcast.
  */
+@DatabaseIndependent
 @QuarkusTest
 class StreamAuthorizationTest {
 

@@ -15,6 +15,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
 
 /** A {@code StreamCallback} may return an object: the connection receives its JSON (FeedSocket's "json" stream). */
+@DatabaseIndependent
 @QuarkusTest
 class StreamCallbackObjectTest {
 

@@ -18,6 +18,7 @@ import io.vertx.core.Vertx;
  * A {@code @StreamFrom} WebSockets Next endpoint fed by a REST broadcast, seen only from outside, so that
  * {@link StreamFromEndpointPackagedIT} runs the same checks against the packaged application.
  */
+@DatabaseIndependent
 @QuarkusTest
 class StreamFromEndpointTest {
 

@@ -39,6 +39,7 @@ import io.vertx.core.Vertx;
  * cable's presence channel delivers them, so a fence event (a join on another set, made later) proves that no
  * earlier event is still on its way.
  */
+@OncePerServer
 @QuarkusTest
 class StreamPresenceTest {
 

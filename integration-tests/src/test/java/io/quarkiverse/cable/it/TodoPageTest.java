@@ -12,6 +12,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * is saved and broadcast in one transaction and shows in every tab; a rolled-back one in none. Node and
  * {@code /usr/bin/chromium} are required: without them this test fails rather than skips.
  */
+@DatabaseIndependent
 @QuarkusTest
 class TodoPageTest {
 

@@ -17,6 +17,7 @@ import io.vertx.core.json.JsonObject;
  * The demo's to-do list, asserted with the testing helper: each committed change is broadcast once as JSON; a change
  * whose transaction rolls back is neither saved nor broadcast.
  */
+@DatabaseIndependent
 @QuarkusTest
 class TodoResourceTest {
 

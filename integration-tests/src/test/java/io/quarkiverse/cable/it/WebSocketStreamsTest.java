@@ -24,6 +24,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 
 /** Channels streamed to WebSockets Next endpoints, with real WebSocket clients. */
+@DatabaseIndependent
 @QuarkusTest
 class WebSocketStreamsTest {
 

@@ -43,6 +43,7 @@ import io.vertx.core.json.JsonObject;
  * ({@code ChatChannel} does, except in room {@code nowhisper}), limited per connection; and across nodes through the
  * database, with a second engine on the same database as the other node.
  */
+@OncePerServer
 @QuarkusTest
 class WhisperTest {
 
