@@ -114,6 +114,8 @@ class CableProcessor {
     void ddlResources(CableAdapterBuildItem adapter, BuildProducer<NativeImageResourceBuildItem> resources) {
         if (adapter.isDatabase()) {
             resources.produce(new NativeImageResourceBuildItem(SqlDialect.forDbKind(adapter.dbKind()).ddlResource()));
+            // The SQL broadcast's routine templates (a few KB; H2 reads none).
+            resources.produce(new NativeImageResourceBuildItem(SqlDialect.ROUTINE_RESOURCES));
         }
     }
 

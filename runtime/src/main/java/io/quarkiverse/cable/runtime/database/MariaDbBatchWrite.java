@@ -35,12 +35,12 @@ final class MariaDbBatchWrite extends BatchWrite {
     /** Whether the driver sends a batch as one bulk command: found on the first write, the same for every connection. */
     private volatile Boolean bulkDriver;
 
-    MariaDbBatchWrite(SqlDialect.MariaDb sql) {
+    MariaDbBatchWrite(MariaDbDialect sql) {
         super(sql);
     }
 
-    private SqlDialect.MariaDb dialect() {
-        return (SqlDialect.MariaDb) sql;
+    private MariaDbDialect dialect() {
+        return (MariaDbDialect) sql;
     }
 
     @Override

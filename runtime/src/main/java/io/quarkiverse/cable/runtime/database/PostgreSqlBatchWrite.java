@@ -31,14 +31,14 @@ final class PostgreSqlBatchWrite extends BatchWrite {
     /** Built once: the statement is the same for every batch of this store. */
     private final String allocateIds;
 
-    PostgreSqlBatchWrite(SqlDialect.PostgreSql sql, String ring) {
+    PostgreSqlBatchWrite(PostgreSqlDialect sql, String ring) {
         super(sql);
         this.ring = ring;
         this.allocateIds = sql.allocateIds(ring != null);
     }
 
-    private SqlDialect.PostgreSql dialect() {
-        return (SqlDialect.PostgreSql) sql;
+    private PostgreSqlDialect dialect() {
+        return (PostgreSqlDialect) sql;
     }
 
     @Override

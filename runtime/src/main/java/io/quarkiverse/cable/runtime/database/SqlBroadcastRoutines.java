@@ -12,7 +12,8 @@ import java.util.List;
  * row, continues the same channel positions, creates epochs of the same shape). The configured limits
  * ({@code quarkus.cable.max-channel-length}, {@code quarkus.cable.max-payload-size}) are written into the routine when
  * it is installed, and named in a marker the routine carries, so a changed limit makes the routine "missing": updated
- * by {@code update}, printed by {@code validate}. The SQL itself is in {@link SqlDialect}; H2 has none.
+ * by {@code update}, printed by {@code validate}. The SQL itself is in templates under
+ * {@code META-INF/quarkus-cable/routines}, filled in by the dialect; H2 has none.
  */
 final class SqlBroadcastRoutines {
 

@@ -45,6 +45,6 @@ class InListTest {
     void placeholdersMatchTheBucket() {
         assertThat(InList.placeholders(1)).isEqualTo("?");
         assertThat(InList.placeholders(4)).isEqualTo("?, ?, ?, ?");
-        assertThat(new SqlDialect.PostgreSql().pollChannels(InList.bucket(3))).contains("channel_hash IN (?, ?, ?, ?)");
+        assertThat(new PostgreSqlDialect().pollChannels(InList.bucket(3))).contains("channel_hash IN (?, ?, ?, ?)");
     }
 }
