@@ -10,6 +10,7 @@ import java.util.HexFormat;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -50,8 +51,13 @@ final class ClientScript implements Handler<RoutingContext> {
             return;
         }
         response.putHeader(HttpHeaders.CONTENT_TYPE, "text/javascript; charset=utf-8")
-                .putHeader("X-Content-Type-Options", "nosniff")
-                .end(body);
+                .putHeader("X-Content-Type-Options", "nosniff");
+        if (context.request().method() == HttpMethod.HEAD) {
+            // Vert.x writes a body given to end() whatever the method; a HEAD response has none, only its length.
+            response.putHeader(HttpHeaders.CONTENT_LENGTH, String.valueOf(body.length())).end();
+        } else {
+            response.end(body);
+        }
     }
 
     /** If-None-Match compares weakly (RFC 9110 13.1.2): a {@code W/} prefix still matches, and so does {@code *}. */
