@@ -29,7 +29,13 @@ public class ClientScriptRecorder {
     }
 
     public Function<Router, Route> route() {
-        return router -> router.route(config.getValue().client().path()).method(HttpMethod.GET).method(HttpMethod.HEAD);
+        String path = config.getValue().client().path();
+        if (!path.startsWith("/")) {
+            // Vert.x would refuse it too, without naming the property.
+            throw new IllegalArgumentException(
+                    "Invalid configuration: quarkus.cable.client.path must start with /, was " + path);
+        }
+        return router -> router.route(path).method(HttpMethod.GET).method(HttpMethod.HEAD);
     }
 
     public Handler<RoutingContext> handler() {
