@@ -10,10 +10,10 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 /**
  * A suite whose subject is what a database server does under the cable (real clients recovering from its history, a
  * slow client beside its poller, presence and identities on the WebSocket and SSE front ends, whispers, replay pacing,
- * the operator's endpoints), not the JDBC driver: it runs once per server. Every statement such a suite sends is sent
- * through Connector/J by a suite that stays in the MySQL stage (the writer's, the poller's, presence's, history's). The MySQL Connector/J stage talks to
- * the same MariaDB server as the MariaDB stage, which runs it with MariaDB's driver, so there it is skipped; the
- * in-process suites that stay in that stage run every statement the cable sends through Connector/J.
+ * the operator's endpoints), not the JDBC driver: it runs once per server. The MySQL Connector/J stage talks to the
+ * same MariaDB server as the MariaDB stage, which runs it with MariaDB's driver, so there it is skipped; the in-process
+ * suites that stay in that stage (the writer's, the poller's, presence's, history's) send every statement the cable
+ * sends through Connector/J.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
