@@ -642,6 +642,22 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("1000")
         int maxBatchLength();
+
+        /**
+         * How many wrong secrets one remote address may present in one `wrong-secret-window`. Past it, every request
+         * from that address is answered `429` with `Retry-After` until its window ends, without its secret being
+         * compared (the right one included), counted as `cable.limits.refusals{reason="wrong_secrets"}`. A request
+         * without a secret (`401`) is not a wrong one. An IPv6 address counts with its /64 network.
+         */
+        @WithDefault("10")
+        int maxWrongSecrets();
+
+        /**
+         * The window of `max-wrong-secrets`: it starts at an address's first wrong secret, and the address may try
+         * again when it ends.
+         */
+        @WithDefault("1m")
+        Duration wrongSecretWindow();
     }
 
     interface Turbo {
