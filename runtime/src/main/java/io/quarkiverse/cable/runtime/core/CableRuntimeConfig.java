@@ -618,7 +618,9 @@ public interface CableRuntimeConfig {
         boolean enabled();
 
         /**
-         * The path of the endpoint (AnyCable's default).
+         * The path of the endpoint (AnyCable's default). While the endpoint is enabled, its requests are served before
+         * Quarkus Security authenticates them (the endpoint checks its own secret), so the application's HTTP
+         * authentication mechanisms and permissions do not apply to this path.
          */
         @WithDefault("/_broadcast")
         String path();
@@ -626,7 +628,8 @@ public interface CableRuntimeConfig {
         /**
          * The secret a publisher sends as `Authorization: Bearer <secret>` (AnyCable's `broadcast_key`). Required when
          * the endpoint is enabled, at least 16 bytes (UTF-8; a shorter one fails startup without printing it); keep it
-         * secret and the same on every node. A request without it is answered `401`, one with another secret `403`.
+         * secret and the same on every node. A request without it is answered `401`, one with another secret `403`
+         * (and, past `max-wrong-secrets` from its address, `429`).
          */
         Optional<String> secret();
 
