@@ -19,9 +19,10 @@ import io.vertx.ext.web.RoutingContext;
  * The route runs just before Quarkus Security's authentication handler, because the endpoint authenticates its
  * requests itself, with a credential that is no identity of the application: AnyCable's publisher sends
  * {@code Authorization: Bearer <secret>}, which an application's bearer mechanism (SmallRye JWT, OIDC) would read as
- * a token and refuse with a 401 before the route ran, proactive authentication on or off. Quarkus' own switches do
- * not help: proactive authentication authenticates every request that carries a credential, whatever its path's
- * policy ({@code permit} included), and a path-specific mechanism would have to be configured by the application.
+ * a token and refuse with a 401 before the route ran: with proactive authentication on any path, without it on a
+ * path an {@code authenticated} permission covers. Quarkus' own switches do not help: proactive authentication
+ * authenticates every request that carries a credential, whatever its path's policy ({@code permit} included), and a
+ * path-specific mechanism would have to be configured by the application.
  * The application's HTTP permissions therefore do not apply to this path while the endpoint is enabled; while it is
  * disabled, requests go on through them as to any path.
  */
