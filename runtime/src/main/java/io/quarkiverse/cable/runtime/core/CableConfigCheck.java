@@ -179,6 +179,8 @@ final class CableConfigCheck {
                     "must be at least 1 byte");
         }
         atLeastOne("quarkus.cable.http-broadcast.max-batch-length", http.maxBatchLength());
+        atLeastOne("quarkus.cable.http-broadcast.max-wrong-secrets", http.maxWrongSecrets());
+        positive("quarkus.cable.http-broadcast.wrong-secret-window", http.wrongSecretWindow());
     }
 
     private static void positive(String property, Duration value) {

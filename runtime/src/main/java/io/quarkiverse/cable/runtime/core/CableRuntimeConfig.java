@@ -625,7 +625,9 @@ public interface CableRuntimeConfig {
         boolean enabled();
 
         /**
-         * The path of the endpoint (AnyCable's default).
+         * The path of the endpoint (AnyCable's default). While the endpoint is enabled, its requests are served before
+         * Quarkus Security authenticates them (the endpoint checks its own secret), so the application's HTTP
+         * authentication mechanisms and permissions do not apply to this path.
          */
         @WithDefault("/_broadcast")
         String path();
@@ -633,7 +635,8 @@ public interface CableRuntimeConfig {
         /**
          * The secret a publisher sends as `Authorization: Bearer <secret>` (AnyCable's `broadcast_key`). Required when
          * the endpoint is enabled, at least 16 bytes (UTF-8; a shorter one fails startup without printing it); keep it
-         * secret and the same on every node. A request without it is answered `401`, one with another secret `403`.
+         * secret and the same on every node. A request without it is answered `401`, one with another secret `403`
+         * (and, past `max-wrong-secrets` from its address, `429`).
          */
         Optional<String> secret();
 
@@ -649,6 +652,22 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("1000")
         int maxBatchLength();
+
+        /**
+         * How many wrong secrets one remote address may present in one `wrong-secret-window`. Past it, every request
+         * from that address is answered `429` with `Retry-After` until its window ends, without its secret being
+         * compared (the right one included), counted as `cable.limits.refusals{reason="wrong_secrets"}`. A request
+         * without a secret (`401`) is not a wrong one. An IPv6 address counts with its /64 network.
+         */
+        @WithDefault("10")
+        int maxWrongSecrets();
+
+        /**
+         * The window of `max-wrong-secrets`: it starts at an address's first wrong secret, and the address may try
+         * again when it ends.
+         */
+        @WithDefault("1m")
+        Duration wrongSecretWindow();
     }
 
     interface Client {

@@ -47,7 +47,12 @@ public final class CableStats implements TransportCounters {
          * backed up: each ping makes the server queue a pong, so the connection is closed (1008) and its socket
          * released.
          */
-        PING_RATE;
+        PING_RATE,
+        /**
+         * An HTTP publish request from an address that presented http-broadcast.max-wrong-secrets wrong secrets in its
+         * http-broadcast.wrong-secret-window: answered 429 without its secret being compared.
+         */
+        WRONG_SECRETS;
 
         /** The metric tag and log key. */
         public String tag() {

@@ -6,6 +6,7 @@ import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkus.arc.Arc;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.annotations.Recorder;
+import io.quarkus.vertx.http.runtime.security.SecurityHandlerPriorities;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
@@ -14,6 +15,16 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * The HTTP publish route, registered by the deployment at the path read at runtime. The route always exists; while
  * the endpoint is disabled it passes every request on (a 404 unless the application serves that path itself).
+ * <p>
+ * The route runs just before Quarkus Security's authentication handler, because the endpoint authenticates its
+ * requests itself, with a credential that is no identity of the application: AnyCable's publisher sends
+ * {@code Authorization: Bearer <secret>}, which an application's bearer mechanism (SmallRye JWT, OIDC) would read as
+ * a token and refuse with a 401 before the route ran: with proactive authentication on any path, without it on a
+ * path an {@code authenticated} permission covers. Quarkus' own switches do not help: proactive authentication
+ * authenticates every request that carries a credential, whatever its path's policy ({@code permit} included), and a
+ * path-specific mechanism would have to be configured by the application.
+ * The application's HTTP permissions therefore do not apply to this path while the endpoint is enabled; while it is
+ * disabled, requests go on through them as to any path.
  */
 @Recorder
 public class HttpBroadcastRecorder {
@@ -24,8 +35,14 @@ public class HttpBroadcastRecorder {
         this.config = config;
     }
 
+    /**
+     * Right before Quarkus Security's authentication, a filter of priority {@link SecurityHandlerPriorities#AUTHENTICATION}
+     * (a filter's route order is its priority negated): after CORS and the other filters that run before it.
+     */
+    static final int ORDER = -SecurityHandlerPriorities.AUTHENTICATION - 1;
+
     public Function<Router, Route> route() {
-        return router -> router.route(config.getValue().httpBroadcast().path());
+        return router -> router.route(config.getValue().httpBroadcast().path()).order(ORDER);
     }
 
     public Handler<RoutingContext> handler() {

@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.inject.Inject;
@@ -14,6 +15,7 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableIdentities;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.spi.Failure;
 import io.vertx.core.Context;
@@ -32,6 +34,7 @@ import io.vertx.ext.web.RoutingContext;
  * Failures answer like the Java API's: {@code 400} for an invalid body, stream or payload (nothing of the body is
  * broadcast), {@code 413} for a body or batch over its bound (nothing is broadcast), {@code 422} for a command other than
  * {@code disconnect},
+ * {@code 429} to an address past its wrong secrets ({@link WrongSecrets}),
  * {@code 503} when the writer's queue is full or the cable stopped, {@code 504} when a commit's outcome is unknown,
  * {@code 500} when a broadcast was not stored. A batch is not atomic: on a 5xx, the broadcasts before the failing one
  * may have been delivered (the publisher retries the whole batch, as the gem does, and may deliver those twice).
@@ -54,6 +57,8 @@ class HttpBroadcasts {
     private int maxBatchLength;
     private int maxChannelLength;
     private long maxPayloadSize;
+    private WrongSecrets wrongSecrets;
+    private String throttle;
 
     @PostConstruct
     void read() {
@@ -64,6 +69,9 @@ class HttpBroadcasts {
         maxBatchLength = http.maxBatchLength();
         maxChannelLength = config.maxChannelLength();
         maxPayloadSize = config.maxPayloadSize().asLongValue();
+        wrongSecrets = new WrongSecrets(http.maxWrongSecrets(), http.wrongSecretWindow(), WrongSecrets.MAX_ADDRESSES);
+        throttle = http.maxWrongSecrets() + " wrong secrets in " + http.wrongSecretWindow().toSeconds()
+                + " s (quarkus.cable.http-broadcast.max-wrong-secrets, wrong-secret-window)";
     }
 
     void handle(RoutingContext context) {
@@ -73,7 +81,22 @@ class HttpBroadcasts {
             answer(context, 405, "Broadcasts are POSTed");
             return;
         }
+        String address = WrongSecrets.key(request.remoteAddress());
+        long now = System.nanoTime();
+        long throttled = wrongSecrets.throttledFor(address, now);
+        if (throttled > 0) {
+            // Not compared, not even the right secret: a guesser learns nothing until the window ends.
+            long seconds = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(throttled + TimeUnit.SECONDS.toNanos(1) - 1));
+            engine.refused(CableStats.Refusal.WRONG_SECRETS, "HTTP broadcast from " + address
+                    + " refused with 429: " + throttle);
+            context.response().putHeader("Retry-After", Long.toString(seconds));
+            answer(context, 429, "Too many wrong secrets from this address: retry in " + seconds + " s");
+            return;
+        }
         int authorization = authorize(request.getHeader(HttpHeaders.AUTHORIZATION));
+        if (authorization == 403) {
+            wrongSecrets.wrong(address, now);
+        }
         if (authorization != 0) {
             context.response().putHeader("WWW-Authenticate", "Bearer");
             refuse(context, authorization, authorization == 401 ? "A bearer secret is required"
