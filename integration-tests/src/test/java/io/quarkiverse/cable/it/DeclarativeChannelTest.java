@@ -155,6 +155,21 @@ class DeclarativeChannelTest {
     }
 
     @Test
+    void quarkusSecurityOnTheSubscriptionMethodRejectsWithItsReason() throws Exception {
+        String members = new JsonObject().put("channel", "MembersChannel").encode();
+        try (WsClient alice = connected(ALICE);
+                WsClient victor = connected(CallbackContextTest.VICTOR);
+                WsClient anonymous = connected(Map.of())) {
+            for (WsClient client : List.of(alice, victor, anonymous)) {
+                client.send(ActionCableProtocolTest.subscribe(members));
+            }
+            alice.awaitFrame(ActionCableProtocolTest.confirm(members));
+            victor.awaitFrame(reject(members, "forbidden"));
+            anonymous.awaitFrame(reject(members, "unauthorized"));
+        }
+    }
+
+    @Test
     void theUnsubscriptionMethodRunsOnUnsubscribeAndOnDisconnect() throws Exception {
         String unsubscribed = "unsub" + System.nanoTime();
         String disconnected = "disc" + System.nanoTime();
