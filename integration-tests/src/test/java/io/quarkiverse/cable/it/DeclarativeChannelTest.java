@@ -97,6 +97,12 @@ class DeclarativeChannelTest {
         String notANumber = params(room).put("count", "seven").encode();
         String notAUuid = params(room).put("id", "not-a-uuid").encode();
         String notARecord = params(room).put("filter", "gt").encode();
+        // A subscription that binds, on the same connection: its unsubscription on close is the fence after which
+        // the rejected ones would have been unsubscribed too, had they been kept.
+        String fenceRoom = room + "-fence";
+        CompletableFuture<String> fenceLeft = DeclarativeChannel.LEFT.computeIfAbsent(fenceRoom,
+                ignored -> new CompletableFuture<>());
+        String fence = params(fenceRoom).encode();
         try (WsClient client = connected(ALICE)) {
             for (String identifier : List.of(missing, absent, notANumber, notAUuid, notARecord)) {
                 client.send(ActionCableProtocolTest.subscribe(identifier));
@@ -107,9 +113,12 @@ class DeclarativeChannelTest {
             client.awaitFrame(reject(notAUuid, "param 'id' does not decode to UUID"));
             client.awaitFrame(reject(notARecord, "param 'filter' does not decode to Filter"));
             assertThat(client.received).noneMatch(frame -> frame.contains("confirm_subscription"));
-            // Never subscribed: the unsubscription method does not run for them.
-            assertThat(DeclarativeChannel.LEFT).doesNotContainKeys(room, room + "-absent");
+            client.send(ActionCableProtocolTest.subscribe(fence));
+            client.awaitFrame(ActionCableProtocolTest.confirm(fence));
         }
+        assertThat(fenceLeft.get(60, TimeUnit.SECONDS)).isEqualTo(fenceRoom + "/alice");
+        // Never subscribed: the unsubscription method did not run for them.
+        assertThat(DeclarativeChannel.LEFT).doesNotContainKeys(room, room + "-absent");
     }
 
     @Test

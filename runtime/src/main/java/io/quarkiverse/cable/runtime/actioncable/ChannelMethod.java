@@ -104,13 +104,18 @@ final class ChannelMethod {
     void invoke(Object channel, ChannelSubscription subscription, SecurityIdentity identity, JsonObject data,
             ObjectMapper mapper) throws Exception {
         Object[] values = new Object[arguments.size()];
+        JsonObject params = null; // a copy: read once per call
         for (int i = 0; i < values.length; i++) {
-            values[i] = switch (arguments.get(i)) {
+            Argument argument = arguments.get(i);
+            if (argument instanceof Param && params == null) {
+                params = subscription.params();
+            }
+            values[i] = switch (argument) {
                 case SubscriptionArgument ignored -> subscription;
                 case IdentityArgument ignored -> identity != null ? identity : injectedIdentity();
                 case JsonData ignored -> data;
                 case DecodedData decoded -> decode(data, decoded.type(), mapper);
-                case Param param -> param(subscription.params(), param, mapper);
+                case Param param -> param(params, param, mapper);
             };
         }
         invoker.invoke(channel, values);
