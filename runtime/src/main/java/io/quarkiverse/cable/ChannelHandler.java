@@ -1,8 +1,10 @@
 package io.quarkiverse.cable;
 
 /**
- * The callbacks of a {@link CableChannel}. Both run on a virtual thread, in order with the connection's other
- * commands, so they may block.
+ * The callbacks of a {@link CableChannel}, the alternative to its {@link OnSubscribe} and {@link OnUnsubscribe}
+ * methods (a class may not override a callback and have the method replacing it). Both run on a virtual thread, in
+ * order with the connection's other commands, so they may block. A channel that does not implement it gets the
+ * default {@link #whispered}.
  */
 public interface ChannelHandler {
 

@@ -100,8 +100,23 @@ public interface ChannelSubscription {
     /** Stops streaming {@code channel}. */
     void stopStream(String channel);
 
-    /** Rejects the subscription; only meaningful in {@link ChannelHandler#subscribed}. */
+    /**
+     * Rejects the subscription; only meaningful in {@link ChannelHandler#subscribed} or an {@link OnSubscribe} method.
+     * The client receives {@code reject_subscription}.
+     */
     void reject();
+
+    /**
+     * Rejects the subscription with a reason: {@code reject_subscription} carries it in a {@code reason} field (which
+     * {@code @rails/actioncable} and {@code @anycable/web} ignore), and the rejection is logged with it (rate-limited,
+     * as invalid input of cause {@code rejected}). Only meaningful in {@link ChannelHandler#subscribed} or an
+     * {@link OnSubscribe} method; {@link SubscriptionRejected} does the same by throwing.
+     *
+     * @param reason what the client is told; keep it short and free of what the client should not learn
+     */
+    default void reject(String reason) {
+        reject();
+    }
 
     boolean isRejected();
 

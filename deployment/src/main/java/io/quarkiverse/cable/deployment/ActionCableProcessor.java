@@ -1,7 +1,6 @@
 package io.quarkiverse.cable.deployment;
 
 import java.lang.reflect.Modifier;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,17 +12,12 @@ import jakarta.inject.Singleton;
 
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTarget;
-import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
-import org.jboss.jandex.MethodInfo;
-import org.jboss.jandex.Type;
 
-import io.quarkiverse.cable.CableAction;
 import io.quarkiverse.cable.CableChannel;
 import io.quarkiverse.cable.ChannelHandler;
-import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.TurboStreams;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableEndpoint;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableRecorder;
@@ -57,15 +51,13 @@ import io.quarkus.websockets.next.WebSocket;
 
 /**
  * The Action Cable endpoint and the {@link CableChannel} beans: channels are read from the index, checked (unique
- * names, {@link ChannelHandler}, action signatures and names), and handed to the runtime.
+ * names, the methods the runtime calls and their parameters), and handed to the runtime. A channel implements
+ * {@link ChannelHandler}, or declares {@code @OnSubscribe}/{@code @OnUnsubscribe} methods, or both when the handler's
+ * own callbacks are not overridden.
  */
 class ActionCableProcessor {
 
     private static final DotName CABLE_CHANNEL = DotName.createSimple(CableChannel.class);
-    private static final DotName CABLE_ACTION = DotName.createSimple(CableAction.class);
-    private static final DotName CHANNEL_HANDLER = DotName.createSimple(ChannelHandler.class);
-    private static final DotName SUBSCRIPTION = DotName.createSimple(ChannelSubscription.class);
-    private static final DotName JSON_OBJECT = DotName.createSimple("io.vertx.core.json.JsonObject");
     private static final DotName TURBO_STREAMS = DotName.createSimple(TurboStreams.class);
     /** The built-in {@code Turbo::StreamsChannel}, package-private in the runtime. */
     private static final String TURBO_STREAMS_CHANNEL = "io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel";
@@ -158,7 +150,10 @@ class ActionCableProcessor {
         unremovable.produce(UnremovableBeanBuildItem.beanTypes(TURBO_STREAMS));
     }
 
-    /** Reads and checks every {@code @CableChannel} class once: unique names, the handler, the actions. */
+    /**
+     * Reads and checks every {@code @CableChannel} class once: unique names, the actions, the {@code @OnSubscribe} and
+     * {@code @OnUnsubscribe} methods and their parameters.
+     */
     @BuildStep
     void scanChannels(CombinedIndexBuildItem combined, BuildProducer<CableChannelBuildItem> found) {
         IndexView index = combined.getIndex();
@@ -181,16 +176,14 @@ class ActionCableProcessor {
                 throw new ConfigurationException("@CableChannel(\"" + name + "\") is on both " + previous + " and "
                         + channel.name());
             }
-            if (!implementsHandler(index, channel)) {
-                throw new ConfigurationException("@CableChannel(\"" + name + "\") on " + channel.name()
-                        + " must implement " + ChannelHandler.class.getName());
-            }
             if (Modifier.isAbstract(channel.flags()) || Modifier.isInterface(channel.flags())) {
                 throw new ConfigurationException("@CableChannel(\"" + name + "\") on " + channel.name()
                         + " must be a concrete class");
             }
-            found.produce(new CableChannelBuildItem(name, channel, actionsOf(name, channel)));
+            found.produce(new CableChannelBuildItem(name, channel, ChannelMethodReader.actions(name, channel),
+                    ChannelMethodReader.callbacks(name, channel, index)));
         }
+        ChannelMethodReader.checkParamsPlaces(index);
     }
 
     @BuildStep
@@ -227,47 +220,18 @@ class ActionCableProcessor {
                 .done();
     }
 
-    private static List<CableChannelBuildItem.Action> actionsOf(String channelName, ClassInfo channel) {
-        Map<String, MethodInfo> byName = new TreeMap<>();
-        for (MethodInfo method : channel.methods()) {
-            AnnotationInstance action = method.annotation(CABLE_ACTION);
-            if (action == null || action.target().kind() != AnnotationTarget.Kind.METHOD) {
-                continue;
-            }
-            String where = channel.name() + "#" + method.name();
-            if (method.parametersCount() != 2 || !method.parameterType(0).name().equals(SUBSCRIPTION)
-                    || method.parameterType(1).kind() != Type.Kind.CLASS
-                    || method.parameterType(1).name().toString().startsWith("java.")) {
-                throw new ConfigurationException("@CableAction " + where + " must take (ChannelSubscription, data),"
-                        + " where data is io.vertx.core.json.JsonObject or a record or POJO class decoded from the"
-                        + " action's JSON");
-            }
-            if (Modifier.isStatic(method.flags()) || Modifier.isPrivate(method.flags())) {
-                throw new ConfigurationException("@CableAction " + where + " must be neither static nor private");
-            }
-            AnnotationValue value = action.value();
-            String name = value == null || value.asString().isEmpty() ? method.name() : value.asString();
-            MethodInfo previous = byName.put(name, method);
-            if (previous != null) {
-                throw new ConfigurationException("Channel " + channelName + " has two actions named '" + name + "': "
-                        + channel.name() + "#" + previous.name() + " and " + where);
-            }
-        }
-        List<CableChannelBuildItem.Action> actions = new ArrayList<>();
-        byName.forEach((name, method) -> actions.add(new CableChannelBuildItem.Action(name, method)));
-        return actions;
-    }
-
     /**
-     * The invocation of every {@code @CableAction} method, generated by ArC at build time (a direct call, no
-     * reflection, as a native image needs). Record and POJO parameters are registered for reflection so Jackson can
-     * build them in a native image too.
+     * The invocation of every channel method ({@code @CableAction}, {@code @OnSubscribe}, {@code @OnUnsubscribe}),
+     * generated by ArC at build time (a direct call, no reflection, as a native image needs). The record and POJO
+     * classes Jackson builds for their arguments are registered for reflection so it can build them in a native image
+     * too.
      */
     @BuildStep
-    void actionInvokers(List<CableChannelBuildItem> channels, ValidationPhaseBuildItem validation,
-            InvokerFactoryBuildItem invokers, BuildProducer<CableActionInvokerBuildItem> generated,
+    void channelMethodInvokers(List<CableChannelBuildItem> channels, ValidationPhaseBuildItem validation,
+            InvokerFactoryBuildItem invokers, BuildProducer<ChannelMethodInvokerBuildItem> generated,
             BuildProducer<ValidationPhaseBuildItem.ValidationErrorBuildItem> errors,
             BuildProducer<ReflectiveClassBuildItem> reflective) {
+        Set<String> decoded = new TreeSet<>();
         for (CableChannelBuildItem channel : channels) {
             BeanInfo bean = validation.getContext().beans().classBeans().withBeanClass(channel.channel().name())
                     .firstResult().orElse(null);
@@ -277,40 +241,32 @@ class ActionCableProcessor {
                 continue;
             }
             for (CableChannelBuildItem.Action action : channel.actions()) {
-                InvokerInfo invoker = invokers.createInvoker(bean, action.method()).build();
-                String parameter = action.method().parameterType(1).name().toString();
-                if (!action.method().parameterType(1).name().equals(JSON_OBJECT)) {
-                    reflective.produce(ReflectiveClassBuildItem.builder(parameter).constructors().methods().fields()
-                            .build());
-                }
-                generated.produce(new CableActionInvokerBuildItem(channel.name(), action.name(),
-                        invoker.getClassName(), parameter));
+                InvokerInfo invoker = invokers.createInvoker(bean, action.method().method()).build();
+                decoded.addAll(action.method().decodedClasses());
+                generated.produce(new ChannelMethodInvokerBuildItem(channel.name(), null, action.name(),
+                        invoker.getClassName(), action.method().parameters()));
             }
+            channel.callbacks().forEach((callback, method) -> {
+                InvokerInfo invoker = invokers.createInvoker(bean, method.method()).build();
+                decoded.addAll(method.decodedClasses());
+                generated.produce(new ChannelMethodInvokerBuildItem(channel.name(), callback, null,
+                        invoker.getClassName(), method.parameters()));
+            });
+        }
+        if (!decoded.isEmpty()) {
+            reflective.produce(ReflectiveClassBuildItem.builder(decoded.toArray(String[]::new)).constructors()
+                    .methods().fields().reason(getClass().getName()).build());
         }
     }
 
     /** Hands each generated invoker to the channel registry, before any connection is served. */
     @BuildStep
     @Record(ExecutionTime.STATIC_INIT)
-    void bindActionInvokers(List<CableActionInvokerBuildItem> invokers, BeanContainerBuildItem container,
+    void bindChannelMethods(List<ChannelMethodInvokerBuildItem> invokers, BeanContainerBuildItem container,
             ActionCableRecorder recorder, RecorderContext context) {
-        for (CableActionInvokerBuildItem invoker : invokers) {
-            recorder.bind(container.getValue(), invoker.channel(), invoker.action(),
-                    context.newInstance(invoker.invokerClass()), context.classProxy(invoker.parameterType()));
+        for (ChannelMethodInvokerBuildItem invoker : invokers) {
+            recorder.bind(container.getValue(), invoker.channel(), invoker.callback(), invoker.action(),
+                    context.newInstance(invoker.invokerClass()), invoker.parameters());
         }
-    }
-
-    private static boolean implementsHandler(IndexView index, ClassInfo type) {
-        ClassInfo current = type;
-        while (current != null) {
-            if (current.interfaceNames().contains(CHANNEL_HANDLER)) {
-                return true;
-            }
-            if (current.superName() == null || current.superName().equals(DotName.OBJECT_NAME)) {
-                return false;
-            }
-            current = index.getClassByName(current.superName());
-        }
-        return false;
     }
 }

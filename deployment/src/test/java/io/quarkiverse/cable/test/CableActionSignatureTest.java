@@ -11,7 +11,7 @@ import io.quarkiverse.cable.CableChannel;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkus.test.QuarkusUnitTest;
 
-/** An action with the wrong parameters fails the build, naming the method. */
+/** An action parameter the cable cannot bind fails the build, naming the method and the parameter. */
 class CableActionSignatureTest {
 
     @RegisterExtension
@@ -19,8 +19,8 @@ class CableActionSignatureTest {
             .withApplicationRoot(jar -> jar.addClass(WrongAction.class))
             .overrideConfigKey("quarkus.cable.adapter", "memory")
             .assertException(t -> assertThat(UnknownDatasourceTest.rootMessage(t))
-                    .contains("@CableAction " + WrongAction.class.getName() + "#speak")
-                    .contains("(ChannelSubscription, data)").contains("io.vertx.core.json.JsonObject or a record or POJO"));
+                    .contains("@CableAction " + WrongAction.class.getName() + "#speak: parameter 1 'text' (java.lang.String)")
+                    .contains("nor the action's data").contains("io.vertx.core.json.JsonObject or a record or POJO"));
 
     @Test
     void buildFails() {

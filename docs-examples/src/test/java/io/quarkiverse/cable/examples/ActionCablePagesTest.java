@@ -69,9 +69,28 @@ class ActionCablePagesTest {
             String noRoom = new JsonObject().put("channel", "ChatChannel").encode();
             alice.send(new JsonObject().put("command", "subscribe").put("identifier", noRoom));
             alice.await(frame -> "reject_subscription".equals(frame.getString("type"))
-                    && noRoom.equals(frame.getString("identifier")));
+                    && noRoom.equals(frame.getString("identifier"))
+                    && "missing param 'room'".equals(frame.getString("reason")));
+            String blank = new JsonObject().put("channel", "ChatChannel").put("room", " ").encode();
+            alice.send(new JsonObject().put("command", "subscribe").put("identifier", blank));
+            alice.await(frame -> "reject_subscription".equals(frame.getString("type"))
+                    && blank.equals(frame.getString("identifier")) && "empty room".equals(frame.getString("reason")));
         } finally {
             alice.close();
+        }
+    }
+
+    @Test
+    void aChannelHandlerReadsItsParamsAndRejectsWithAReason() {
+        Client carol = new Client(sessions.login("carol"));
+        try {
+            carol.subscribe(new JsonObject().put("channel", "NoticeChannel").put("topic", "billing"));
+            String noTopic = new JsonObject().put("channel", "NoticeChannel").encode();
+            carol.send(new JsonObject().put("command", "subscribe").put("identifier", noTopic));
+            carol.await(frame -> "reject_subscription".equals(frame.getString("type"))
+                    && noTopic.equals(frame.getString("identifier")) && "missing topic".equals(frame.getString("reason")));
+        } finally {
+            carol.close();
         }
     }
 

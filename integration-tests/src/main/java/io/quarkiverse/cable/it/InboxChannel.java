@@ -1,9 +1,12 @@
 package io.quarkiverse.cable.it;
 
+import java.util.Optional;
+
 import io.quarkiverse.cable.CableChannel;
 import io.quarkiverse.cable.CableIdentities;
-import io.quarkiverse.cable.ChannelHandler;
+import io.quarkiverse.cable.ChannelParam;
 import io.quarkiverse.cable.ChannelSubscription;
+import io.quarkiverse.cable.OnSubscribe;
 
 /**
  * Rails' {@code stream_for current_user}: {@code {"channel":"InboxChannel"}} streams the connection's own identity
@@ -12,12 +15,10 @@ import io.quarkiverse.cable.ChannelSubscription;
  * identity's channel.
  */
 @CableChannel("InboxChannel")
-public class InboxChannel implements ChannelHandler {
+public class InboxChannel {
 
-    @Override
-    public void subscribed(ChannelSubscription subscription) {
-        Object stream = subscription.params().getValue("stream");
-        subscription.streamFrom(stream instanceof String name ? name
-                : CableIdentities.channel(subscription.connectionIdentifiers()));
+    @OnSubscribe
+    void subscribed(@ChannelParam Optional<String> stream, ChannelSubscription subscription) {
+        subscription.streamFrom(stream.orElseGet(() -> CableIdentities.channel(subscription.connectionIdentifiers())));
     }
 }

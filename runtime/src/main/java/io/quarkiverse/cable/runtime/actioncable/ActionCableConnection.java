@@ -11,6 +11,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.quarkiverse.cable.CableConnectionEvent;
+import io.quarkiverse.cable.SubscriptionRejected;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.CallbackContext;
 import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
@@ -94,6 +95,11 @@ final class ActionCableConnection {
     Map<String, String> identifiers() {
         Map<String, String> current = identifiers;
         return current == null ? Map.of() : current;
+    }
+
+    /** The upgrade request's security identity; null without Quarkus Security. */
+    SecurityIdentity identity() {
+        return identity;
     }
 
     /**
@@ -386,24 +392,33 @@ final class ActionCableConnection {
         Object channelName = params.getValue("channel");
         ChannelRegistry.Channel channel = channelName instanceof String name ? server.registry().channel(name) : null;
         if (channel == null) {
-            invalid("subscribe", "subscribed to no channel " + ActionCableCommand.clip(String.valueOf(channelName))
-                    + " (subscription rejected)");
-            subscription.reject();
+            unknownChannel(channelName);
+            subscription.reject(UNKNOWN_CHANNEL);
         } else {
             try {
                 subscription.subscribed(channel);
+                if (subscription.rejectionReason() != null) {
+                    rejected(channel, subscription.rejectionReason());
+                }
+            } catch (ChannelMethod.BadArgument e) {
+                invalid("subscribe", "subscribed to " + channel.name() + " with " + ActionCableCommand.clip(identifier)
+                        + ", and " + e.getMessage() + " (subscription rejected)");
+                subscription.reject(e.reason());
+            } catch (SubscriptionRejected e) {
+                rejected(channel, e.getMessage());
+                subscription.reject(e.getMessage());
             } catch (ForbiddenException | UnauthorizedException e) {
                 server.forbidden("subscribed", "Action Cable connection " + id + ": Quarkus Security refused "
                         + channel.name() + ".subscribed (" + e.getClass().getSimpleName() + "); subscription rejected");
-                subscription.reject();
-            } catch (RuntimeException | Error e) {
+                subscription.reject(e instanceof UnauthorizedException ? "unauthorized" : "forbidden");
+            } catch (Exception | Error e) {
                 server.listenerFailure("subscribed", "Action Cable channel " + channel.name() + " failed in subscribed: " + e);
                 subscription.reject();
             }
         }
         if (subscription.isRejected()) {
             subscription.stopStreams();
-            outbox.send(Frames.reject(subscription.encodedIdentifier()));
+            outbox.send(Frames.reject(subscription.encodedIdentifier(), subscription.rejectionReason()));
             return;
         }
         subscriptions.put(identifier, subscription);
@@ -422,6 +437,28 @@ final class ActionCableConnection {
             started.whenComplete((ok, failure) -> runner.execute(
                     () -> CallbackContext.run(identity, () -> started(subscription, failure))));
         }
+    }
+
+    /** The reason a subscription to a channel nobody declared is rejected with. */
+    static final String UNKNOWN_CHANNEL = "unknown channel";
+
+    /** How many known channel names the log line of an unknown one lists, the closest first. */
+    private static final int LISTED_CHANNELS = 8;
+
+    private void unknownChannel(Object channelName) {
+        // Clipped before the distances are measured: a client's name costs at most the clip's length.
+        String name = ActionCableCommand.clip(String.valueOf(channelName));
+        List<String> known = server.registry().namesClosestTo(name);
+        String listed = String.join(", ", known.subList(0, Math.min(LISTED_CHANNELS, known.size())))
+                + (known.size() > LISTED_CHANNELS ? " and " + (known.size() - LISTED_CHANNELS) + " more" : "");
+        invalid("subscribe", "subscribed to no channel " + name + " (subscription rejected); the known channels,"
+                + " closest first: " + listed);
+    }
+
+    /** The channel rejected a subscription with a reason: one rate-limited line, as bad input of cause "rejected". */
+    private void rejected(ChannelRegistry.Channel channel, String reason) {
+        invalid("rejected", "was rejected by channel " + channel.name() + ": " + ActionCableCommand.clip(
+                String.valueOf(reason)));
     }
 
     /** On the runner, so it is ordered with unsubscribe and close. */
@@ -616,15 +653,15 @@ final class ActionCableConnection {
         }
         String action = ActionCableCommand.action(payload);
         ChannelRegistry.Channel channel = subscription.channel();
-        CableActionInvoker invoker = action == null ? null : channel.action(action);
+        ChannelMethod invoker = action == null ? null : channel.action(action);
         if (invoker == null) {
             invalid("message", "sent a message that is unable to process " + channel.name() + "#"
                     + ActionCableCommand.clip(String.valueOf(payload.getValue("action"))));
             return;
         }
         try {
-            invoker.invoke(subscription.handler(), subscription, payload, server.objectMapper());
-        } catch (CableActionInvoker.UndecodableData e) {
+            invoker.invoke(subscription.bean(), subscription, identity, payload, server.objectMapper());
+        } catch (ChannelMethod.BadArgument e) {
             invalid("message", "sent " + channel.name() + "#" + ActionCableCommand.clip(action) + " " + e.getMessage());
         } catch (ForbiddenException | UnauthorizedException e) {
             // The security interceptor of the action (@RolesAllowed, @Authenticated, @PermissionsAllowed) refused this

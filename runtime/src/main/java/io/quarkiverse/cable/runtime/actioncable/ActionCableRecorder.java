@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -56,12 +57,20 @@ public class ActionCableRecorder {
     }
 
     /**
-     * Binds one action's invoker. The invokers exist only once ArC has validated the beans, after the registry bean
-     * was declared, so they reach the registry instance in a second step rather than through its supplier.
+     * Binds one channel method's invoker: an action ({@code action} its name), or with {@code action} null the
+     * {@code callback} ({@code SUBSCRIBE} or {@code UNSUBSCRIBE}). The invokers exist only once ArC has validated the
+     * beans, after the registry bean was declared, so they reach the registry instance in a second step rather than
+     * through its supplier. {@code parameters} describes the arguments ({@link ChannelMethod#of}).
      */
-    public void bind(BeanContainer container, String channel, String action,
-            RuntimeValue<Invoker<Object, Object>> invoker, Class<?> parameterType) {
-        container.beanInstance(ChannelRegistry.class).bind(channel, action,
-                new CableActionInvoker(invoker.getValue(), parameterType));
+    public void bind(BeanContainer container, String channel, String callback, String action,
+            RuntimeValue<Invoker<Object, Object>> invoker, List<String> parameters) {
+        ChannelMethod method = ChannelMethod.of(invoker.getValue(), parameters,
+                Thread.currentThread().getContextClassLoader());
+        ChannelRegistry registry = container.beanInstance(ChannelRegistry.class);
+        if (action != null) {
+            registry.bind(channel, action, method);
+        } else {
+            registry.bind(channel, ChannelRegistry.Callback.valueOf(callback), method);
+        }
     }
 }

@@ -58,8 +58,11 @@ class ActionCableSubscription implements ChannelSubscription {
             Frames.presence(encodedIdentifier(), event.eventJson()));
     private final Object gate = new Object();
     private volatile ChannelRegistry.Channel channel;
-    private volatile ChannelHandler handler;
+    /** The channel's bean, set when the subscription callback runs: only then is the unsubscription one called. */
+    private volatile Object bean;
     private volatile boolean rejected;
+    /** Why it was rejected, for the client and the log; null: no reason given. */
+    private volatile String rejectionReason;
     private List<Object> held = new ArrayList<>();
     private volatile boolean confirmed;
     private final boolean extended;
@@ -98,20 +101,35 @@ class ActionCableSubscription implements ChannelSubscription {
         this.params = params;
     }
 
-    /** Runs the channel's {@code subscribed} callback; the channel may stream, transmit or reject from it. */
-    void subscribed(ChannelRegistry.Channel channel) {
+    /**
+     * Runs the channel's subscription callback, its {@code @OnSubscribe} method or else its
+     * {@link ChannelHandler#subscribed}; the channel may stream, transmit or reject from it. What the callback throws
+     * is thrown as it is; a {@link ChannelMethod.BadArgument} means the method was not called.
+     */
+    void subscribed(ChannelRegistry.Channel channel) throws Exception {
         this.channel = channel;
-        ChannelHandler created = channel.handler();
-        this.handler = created;
-        created.subscribed(this);
+        Object created = channel.bean();
+        this.bean = created;
+        ChannelMethod onSubscribe = channel.callback(ChannelRegistry.Callback.SUBSCRIBE);
+        if (onSubscribe != null) {
+            onSubscribe.invoke(created, this, connection.identity(), null, server.objectMapper());
+        } else if (created instanceof ChannelHandler handler) {
+            handler.subscribed(this);
+        }
     }
 
     ChannelRegistry.Channel channel() {
         return channel;
     }
 
+    /** The channel's bean the subscription was made with. */
+    Object bean() {
+        return bean;
+    }
+
+    /** The channel as a {@link ChannelHandler} (for whispers): its bean, or the interface's defaults. */
     ChannelHandler handler() {
-        return handler;
+        return ChannelRegistry.Channel.handler(bean);
     }
 
     String encodedIdentifier() {
@@ -456,6 +474,17 @@ class ActionCableSubscription implements ChannelSubscription {
     }
 
     @Override
+    public void reject(String reason) {
+        rejectionReason = reason;
+        rejected = true;
+    }
+
+    /** Why the subscription was rejected, or null: no reason was given. */
+    String rejectionReason() {
+        return rejectionReason;
+    }
+
+    @Override
     public boolean isRejected() {
         return rejected;
     }
@@ -519,14 +548,23 @@ class ActionCableSubscription implements ChannelSubscription {
         }
     }
 
-    /** The channel's {@code unsubscribed} callback, when its {@code subscribed} ran. */
+    /**
+     * The channel's unsubscription callback, its {@code @OnUnsubscribe} method or else its
+     * {@link ChannelHandler#unsubscribed}, when its subscription callback ran.
+     */
     void unsubscribed() {
-        if (handler == null) {
+        Object subscribed = bean;
+        if (subscribed == null) {
             return;
         }
         try {
-            handler.unsubscribed(this);
-        } catch (RuntimeException | Error e) {
+            ChannelMethod onUnsubscribe = channel.callback(ChannelRegistry.Callback.UNSUBSCRIBE);
+            if (onUnsubscribe != null) {
+                onUnsubscribe.invoke(subscribed, this, connection.identity(), null, server.objectMapper());
+            } else if (subscribed instanceof ChannelHandler handler) {
+                handler.unsubscribed(this);
+            }
+        } catch (Exception | Error e) {
             server.listenerFailure("unsubscribed", "Action Cable channel " + channel.name() + " failed in unsubscribed: " + e);
         }
     }

@@ -64,6 +64,16 @@ final class Frames {
         return "{\"identifier\":" + encodedIdentifier + ",\"type\":\"reject_subscription\"}";
     }
 
+    /**
+     * A rejection with its reason: the frame plus a {@code reason} field, which {@code @rails/actioncable} and
+     * {@code @anycable/core} ignore (they read {@code type} and {@code identifier} only), so every client can get it.
+     */
+    static String reject(String encodedIdentifier, String reason) {
+        return reason == null ? reject(encodedIdentifier)
+                : "{\"identifier\":" + encodedIdentifier + ",\"type\":\"reject_subscription\",\"reason\":"
+                        + io.vertx.core.json.Json.encode(reason) + "}";
+    }
+
     /** A presence frame ({@code message}: a join or leave event, an info reply or an error), as AnyCable sends it. */
     static String presence(String encodedIdentifier, String messageJson) {
         return "{\"type\":\"presence\",\"identifier\":" + encodedIdentifier + ",\"message\":" + messageJson + "}";

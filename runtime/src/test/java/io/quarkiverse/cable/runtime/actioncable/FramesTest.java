@@ -32,6 +32,15 @@ class FramesTest {
     }
 
     @Test
+    void aRejectionsReasonIsAnExtraFieldAndNoReasonIsRailsFrame() {
+        assertThat(Frames.reject(IDENTIFIER, "room \"full\""))
+                .isEqualTo("{\"identifier\":" + IDENTIFIER
+                        + ",\"type\":\"reject_subscription\",\"reason\":\"room \\\"full\\\"\"}");
+        assertThat(new JsonObject(Frames.reject(IDENTIFIER, "room \"full\"")).getString("reason")).isEqualTo("room \"full\"");
+        assertThat(Frames.reject(IDENTIFIER, null)).isEqualTo(Frames.reject(IDENTIFIER));
+    }
+
+    @Test
     void everyFrameIsOneJsonObject() {
         for (String frame : new String[] { Frames.WELCOME, Frames.ping(1), Frames.disconnect("a\"b", true),
                 Frames.confirm(IDENTIFIER), Frames.reject(IDENTIFIER), Frames.broadcast(IDENTIFIER, text("<p>\"</p>")) }) {

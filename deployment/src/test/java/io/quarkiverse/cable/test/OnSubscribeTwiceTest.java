@@ -7,25 +7,34 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.cable.CableChannel;
+import io.quarkiverse.cable.ChannelSubscription;
+import io.quarkiverse.cable.OnSubscribe;
 import io.quarkus.test.QuarkusUnitTest;
 
-/** A channel class that does not implement ChannelHandler fails the build. */
-class CableChannelWithoutHandlerTest {
+/** Two @OnSubscribe methods on one channel fail the build, naming both. */
+class OnSubscribeTwiceTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClass(NotAHandler.class))
+            .withApplicationRoot(jar -> jar.addClass(Twice.class))
             .overrideConfigKey("quarkus.cable.adapter", "memory")
             .assertException(t -> assertThat(UnknownDatasourceTest.rootMessage(t))
-                    .contains("@CableChannel(\"Plain\") on " + NotAHandler.class.getName())
-                    .contains("must implement io.quarkiverse.cable.ChannelHandler"));
+                    .contains("@OnSubscribe is on both " + Twice.class.getName() + "#")
+                    .contains("a channel has one @OnSubscribe method"));
 
     @Test
     void buildFails() {
         fail("The build should have failed");
     }
 
-    @CableChannel("Plain")
-    public static class NotAHandler {
+    @CableChannel("Twice")
+    public static class Twice {
+        @OnSubscribe
+        void join(ChannelSubscription subscription) {
+        }
+
+        @OnSubscribe
+        void enter(ChannelSubscription subscription) {
+        }
     }
 }
