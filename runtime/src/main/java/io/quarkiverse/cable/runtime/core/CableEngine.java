@@ -449,7 +449,7 @@ public final class CableEngine implements Cable {
         long tapped = taps.isEmpty() ? 0 : taps.accepted();
         CompletableFuture<Void> result;
         try {
-            result = inTransaction != null ? inTransaction : transport.send(message);
+            result = inTransaction != null ? inTransaction : sendCarrying(message);
         } catch (RuntimeException e) {
             if (tapped != 0) {
                 taps.settled(tapped);
@@ -473,6 +473,17 @@ public final class CableEngine implements Cable {
             }
         });
         return result;
+    }
+
+    /**
+     * Hands {@code message} to the transport with the calling thread's log MDC, for the listeners an in-process
+     * delivery reaches before this returns ({@link BroadcastMdc}). Also what a transaction's broadcasts are sent with
+     * after its commit, on the committing thread.
+     */
+    CompletableFuture<Void> sendCarrying(OutgoingMessage message) {
+        BroadcastMdc carried = BroadcastMdc.capture();
+        return carried == null ? transport.send(message)
+                : BroadcastMdc.whileDispatching(carried, () -> transport.send(message));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.runtime.core;
 
+import java.util.Map;
 import java.util.function.Supplier;
 
 import io.quarkus.arc.Arc;
@@ -42,6 +43,20 @@ public final class CallbackContext {
             callback.run();
             return null;
         });
+    }
+
+    /**
+     * {@link #run} without an identity, for a listener's message: while it runs, the log MDC holds the entries the
+     * broadcast carried ({@link BroadcastMdc}; none for null) and nothing else, and after it the MDC is as before, so
+     * nothing of one message reaches the next one on the same thread.
+     */
+    static void runCarrying(BroadcastMdc carried, Runnable callback) {
+        Map<String, Object> previous = BroadcastMdc.enter(carried);
+        try {
+            run(null, callback);
+        } finally {
+            BroadcastMdc.exit(previous);
+        }
     }
 
     /** {@link #run}, with the callback's result. What the callback throws goes to the caller, as it is. */
