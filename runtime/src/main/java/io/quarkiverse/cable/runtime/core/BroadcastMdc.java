@@ -56,29 +56,23 @@ final class BroadcastMdc {
     }
 
     /**
-     * Makes the calling thread's MDC exactly {@code carried}'s entries (none for null) and returns what it held before
-     * (null for nothing), for {@link #exit}. A drain thread inherits its starter's MDC (the log manager's MDC is
-     * inheritable), so without this a listener could see the entries of whoever started its thread.
+     * Makes the calling thread's MDC exactly {@code carried}'s entries (none for null). A drain thread inherits its
+     * starter's MDC (the log manager's MDC is inheritable), and a listener may add entries of its own: without the
+     * clearing, a listener could see those of whoever started its thread, or of the message before.
      */
-    static Map<String, Object> enter(BroadcastMdc carried) {
-        Map<String, Object> previous = null;
+    static void enter(BroadcastMdc carried) {
         if (!MDC.isEmpty()) {
-            previous = MDC.copyObject();
             MDC.clear();
         }
         if (carried != null) {
             carried.entries.forEach(MDC::putObject);
         }
-        return previous;
     }
 
-    /** Clears what the listener ran with (and what it added itself), and puts back what {@link #enter} found. */
-    static void exit(Map<String, Object> previous) {
+    /** Clears what the listener ran with and what it added itself: what runs next on the thread starts clean. */
+    static void exit() {
         if (!MDC.isEmpty()) {
             MDC.clear();
-        }
-        if (previous != null) {
-            previous.forEach(MDC::putObject);
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.quarkiverse.cable.runtime.core;
 
-import java.util.Map;
 import java.util.function.Supplier;
 
 import io.quarkus.arc.Arc;
@@ -47,15 +46,16 @@ public final class CallbackContext {
 
     /**
      * {@link #run} without an identity, for a listener's message: while it runs, the log MDC holds the entries the
-     * broadcast carried ({@link BroadcastMdc}; none for null) and nothing else, and after it the MDC is as before, so
-     * nothing of one message reaches the next one on the same thread.
+     * broadcast carried ({@link BroadcastMdc}; none for null) and nothing else, and after it the MDC is empty, so
+     * nothing of one message reaches the next one on the same thread. Only for a listener's own drain thread, whose
+     * MDC belongs to no one else.
      */
     static void runCarrying(BroadcastMdc carried, Runnable callback) {
-        Map<String, Object> previous = BroadcastMdc.enter(carried);
+        BroadcastMdc.enter(carried);
         try {
             run(null, callback);
         } finally {
-            BroadcastMdc.exit(previous);
+            BroadcastMdc.exit();
         }
     }
 
