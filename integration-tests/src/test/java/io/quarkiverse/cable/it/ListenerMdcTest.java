@@ -18,6 +18,7 @@ import io.quarkiverse.cable.Subscription;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.memory.MemoryTransport;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.vertx.VertxContext;
 import io.vertx.core.Context;
@@ -27,7 +28,8 @@ import io.vertx.core.Vertx;
  * A broadcast's log MDC, put by a request on its Vert.x context as Quarkus keeps it, reaches this node's listener when
  * the delivery is in-process (an engine on the memory adapter, in the application), and only that message's call; a
  * broadcast delivered through the database (the application's cable) carries none, on this node too: the poller
- * dispatches what it reads back, on every node alike.
+ * dispatches what it reads back, on every node alike. A broadcast joined to a transaction carries the MDC of the
+ * thread that commits it.
  */
 @QuarkusTest
 @DatabaseIndependent
@@ -61,6 +63,27 @@ class ListenerMdcTest {
             assertThat(seen.get("with")).isEqualTo(Map.of("request", "r1", "user", "alice"));
             assertThat(seen.get("without")).isEmpty();
         } finally {
+            memory.stop();
+        }
+    }
+
+    /** Joined to a JTA transaction, a broadcast is sent at the commit: with the committing thread's MDC. */
+    @Test
+    void aTransactionsBroadcastCarriesTheCommittingThreadsMdc() throws Exception {
+        CableEngine memory = CableEngine.create(config, MemoryTransport.factory(config));
+        memory.start();
+        memory.joinTransactions(16);
+        try {
+            CompletableFuture<Map<String, Object>> seen = new CompletableFuture<>();
+            memory.subscribe("orders", message -> seen.complete(MDC.getMap()));
+            QuarkusTransaction.requiringNew().run(() -> {
+                MDC.put("request", "tx1");
+                memory.broadcast("orders", "in a transaction");
+                assertThat(seen).as("not sent before the commit").isNotDone();
+            });
+            assertThat(seen.get(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo(Map.of("request", "tx1"));
+        } finally {
+            MDC.remove("request");
             memory.stop();
         }
     }
