@@ -19,6 +19,15 @@ public interface Transport {
     CompletableFuture<Void> send(OutgoingMessage message);
 
     /**
+     * Whether {@link #send} hands the message to this node's subscribers itself, on the caller's thread, before it
+     * returns (the memory adapter): then the broadcasting thread's log MDC is carried to the listeners it reaches.
+     * False (the database adapter: the poller dispatches what it reads back) spares the copy.
+     */
+    default boolean dispatchesOnSend() {
+        return false;
+    }
+
+    /**
      * Queues the subscription until the adapter can give it its starting line: the newest id ordered so far, at a
      * point where no message is being dispatched ({@link PendingSubscription#startAt}). Never blocks.
      */

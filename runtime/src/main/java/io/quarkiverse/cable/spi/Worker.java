@@ -34,7 +34,7 @@ public final class Worker {
     /** Starts the loop on a virtual thread named {@code cable-<role>-<suffix>}. */
     public void start(String suffix) {
         running = true;
-        thread = Thread.ofVirtual().name("cable-" + role + "-" + suffix).start(loop);
+        thread = CableThreads.startVirtual("cable-" + role + "-" + suffix, loop);
     }
 
     /** True from {@link #start} until {@link #stop}: the loop runs while this holds. */

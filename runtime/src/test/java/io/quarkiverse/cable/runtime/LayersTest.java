@@ -7,11 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Executor;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -109,6 +111,29 @@ class LayersTest {
                 }
             }
         }
+    }
+
+    /**
+     * One execution home: only {@code CableThreads} makes threads and executors (a thread constructor or builder,
+     * {@code Executors}, a JDK executor's constructor), so every thread of the cable is named there and listed in
+     * architecture.adoc. Using a pool made elsewhere (Vert.x timers, Mutiny's worker pool) is not making one.
+     */
+    @Test
+    void onlyCableThreadsMakesThreads() {
+        DescribedPredicate<JavaCall<?>> makesThreads = DescribedPredicate.describe(
+                "make a thread or an executor", call -> {
+                    JavaClass owner = call.getTargetOwner();
+                    String name = call.getName();
+                    return owner.getName().startsWith("java.lang.Thread$Builder")
+                            || owner.isEquivalentTo(java.util.concurrent.Executors.class)
+                            || owner.isEquivalentTo(Thread.class) && (name.equals("ofVirtual")
+                                    || name.equals("ofPlatform") || name.equals("startVirtualThread"))
+                            || call.getTarget().getName().equals("<init>") && (owner.isAssignableTo(Thread.class)
+                                    || owner.getPackageName().startsWith("java.")
+                                            && owner.isAssignableTo(Executor.class));
+                });
+        noClasses().that().doNotHaveFullyQualifiedName(SPI + ".CableThreads").should().callCodeUnitWhere(makesThreads)
+                .check(classes);
     }
 
     /** Every package a slice, the public API's included. */

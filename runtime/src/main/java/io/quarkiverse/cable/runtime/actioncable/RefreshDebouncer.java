@@ -9,6 +9,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.quarkiverse.cable.spi.CableThreads;
+
 /**
  * Server-side debouncing of Turbo 8 refreshes, as turbo-rails' {@code broadcast_refresh_later_to} does: repeated
  * refreshes of one stream (with one request id) within {@link #DEFAULT_DELAY} of each other become one broadcast,
@@ -48,8 +50,7 @@ final class RefreshDebouncer {
      * The debouncer turbo-rails' delay calls for, on a timer thread (virtual) that exists only while refreshes wait.
      */
     static RefreshDebouncer withDefaultTimer() {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
-                Thread.ofVirtual().name("cable-turbo-refresh").factory());
+        ScheduledThreadPoolExecutor executor = CableThreads.timer(CableThreads.virtual("cable-turbo-refresh"));
         executor.setKeepAliveTime(10, TimeUnit.SECONDS);
         executor.allowCoreThreadTimeOut(true);
         executor.setRemoveOnCancelPolicy(true);

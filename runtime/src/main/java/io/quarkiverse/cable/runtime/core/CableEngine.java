@@ -55,6 +55,8 @@ public final class CableEngine implements Cable {
     private final int replaysPerConnection;
     private final StorePresence presence;
     private final EngineIdentities identities;
+    /** Whether a broadcast's log MDC can reach a listener: only when the transport dispatches on the sending thread. */
+    private final boolean carriesMdc;
 
     private CableEngine(CableRuntimeConfig config, TransportFactory transport) {
         CableConfigCheck.validate(config);
@@ -64,6 +66,7 @@ public final class CableEngine implements Cable {
         this.historySettings = HistorySettings.from(config);
         this.replaysPerConnection = config.history().maxReplaysPerConnection();
         this.transport = transport.create(subscribers, stats);
+        this.carriesMdc = this.transport.dispatchesOnSend();
         this.identities = new EngineIdentities(this);
         this.presence = new StorePresence(this.transport::presence, PresenceSettings.from(config),
                 delivery -> subscribe(IdentityChannels.PRESENCE, delivery));
@@ -449,7 +452,7 @@ public final class CableEngine implements Cable {
         long tapped = taps.isEmpty() ? 0 : taps.accepted();
         CompletableFuture<Void> result;
         try {
-            result = inTransaction != null ? inTransaction : transport.send(message);
+            result = inTransaction != null ? inTransaction : sendCarrying(message);
         } catch (RuntimeException e) {
             if (tapped != 0) {
                 taps.settled(tapped);
@@ -473,6 +476,17 @@ public final class CableEngine implements Cable {
             }
         });
         return result;
+    }
+
+    /**
+     * Hands {@code message} to the transport with the calling thread's log MDC, for the listeners an in-process
+     * delivery reaches before this returns ({@link BroadcastMdc}). Also what a transaction's broadcasts are sent with
+     * after its commit, on the committing thread.
+     */
+    CompletableFuture<Void> sendCarrying(OutgoingMessage message) {
+        BroadcastMdc carried = carriesMdc ? BroadcastMdc.capture() : null;
+        return carried == null ? transport.send(message)
+                : BroadcastMdc.whileDispatching(carried, () -> transport.send(message));
     }
 
     /**

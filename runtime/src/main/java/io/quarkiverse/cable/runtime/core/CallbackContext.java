@@ -44,6 +44,21 @@ public final class CallbackContext {
         });
     }
 
+    /**
+     * {@link #run} without an identity, for a listener's message: while it runs, the log MDC holds the entries the
+     * broadcast carried ({@link BroadcastMdc}; none for null) and nothing else, and after it the MDC is empty, so
+     * nothing of one message reaches the next one on the same thread. Only for a listener's own drain thread, whose
+     * MDC belongs to no one else.
+     */
+    static void runCarrying(BroadcastMdc carried, Runnable callback) {
+        BroadcastMdc.enter(carried);
+        try {
+            run(null, callback);
+        } finally {
+            BroadcastMdc.exit();
+        }
+    }
+
     /** {@link #run}, with the callback's result. What the callback throws goes to the caller, as it is. */
     public static <T> T call(SecurityIdentity identity, Supplier<T> callback) {
         Resolved here = resolve();

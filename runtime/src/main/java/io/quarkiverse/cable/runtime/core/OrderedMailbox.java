@@ -45,10 +45,12 @@ final class OrderedMailbox implements Delivery {
             size.decrementAndGet();
             return false;
         }
+        // On the broadcasting thread when the delivery is in-process: the broadcast's log MDC, else null.
+        BroadcastMdc carried = BroadcastMdc.dispatching();
         executor.execute(() -> {
             size.decrementAndGet();
             if (!discarded) {
-                deliver(message);
+                deliver(message, carried);
             }
         });
         return true;
@@ -60,10 +62,10 @@ final class OrderedMailbox implements Delivery {
         discarded = true;
     }
 
-    private void deliver(CableMessage message) {
+    private void deliver(CableMessage message, BroadcastMdc carried) {
         try {
-            // A request context of its own per message, no identity: a broadcast carries none.
-            CallbackContext.run(null, () -> listener.onMessage(message));
+            // A request context of its own per message, no identity (a broadcast carries none), its MDC if any.
+            CallbackContext.runCarrying(carried, () -> listener.onMessage(message));
         } catch (Throwable e) {
             // Checked exceptions thrown sneakily and Errors too: the failure names the message it happened on.
             onListenerFailure.accept(message, e);

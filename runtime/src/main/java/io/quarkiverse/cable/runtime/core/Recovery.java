@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime.core;
 
 import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.spi.CableThreads;
 import io.quarkiverse.cable.spi.HistoryRequest;
 import io.quarkiverse.cable.spi.HistorySource;
 import io.quarkiverse.cable.spi.Replay;
@@ -30,7 +31,7 @@ final class Recovery {
      * many steps in flight as it may have is refused ({@code CONNECTION_LIMIT}) without reading anything.
      */
     void replay(LocalSubscription subscription, HistoryRequest request, StepQuota quota, RecoveryOutcome outcome) {
-        Thread.ofVirtual().name("cable-history").start(() -> {
+        CableThreads.startVirtual("cable-history", () -> {
             try {
                 quota.acquire(subscription.channel(), request);
             } catch (CableException.HistoryUnavailable e) {

@@ -7,6 +7,8 @@ import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.cable.spi.CableThreads;
+
 /**
  * Runs tasks in the order they were submitted, one at a time, on a virtual thread that exists only while tasks wait, so
  * neither an event loop nor the poller ever waits for user code. The one drain loop of the cable: an Action Cable
@@ -39,7 +41,7 @@ public final class SerialExecutor implements Executor {
         queue.add(task);
         if (draining.compareAndSet(false, true)) {
             try {
-                Thread.ofVirtual().name(threadName).start(this::drain);
+                CableThreads.startVirtual(threadName, this::drain);
             } catch (Throwable e) {
                 // No thread (out of memory): the next submit tries again rather than finding the flag stuck.
                 draining.set(false);

@@ -11,6 +11,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.StreamAuthorization;
 import io.quarkiverse.cable.StreamRequest;
+import io.quarkiverse.cable.spi.CableThreads;
 import io.quarkiverse.cable.spi.Failure;
 
 /**
@@ -40,7 +41,7 @@ class StreamAuthorizerBean implements StreamAuthorizer {
             return CompletableFuture.completedFuture(true);
         }
         CompletableFuture<Boolean> decision = new CompletableFuture<>();
-        Thread.ofVirtual().name("cable-stream-authorization").start(() -> decision.complete(decideHere(request)));
+        CableThreads.startVirtual("cable-stream-authorization", () -> decision.complete(decideHere(request)));
         return decision;
     }
 

@@ -12,6 +12,7 @@ import jakarta.transaction.Transaction;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.spi.CableThreads;
 import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkiverse.cable.spi.TransactionStore;
 
@@ -154,7 +155,7 @@ final class TransactionBatch implements Synchronization {
 
     /** Completion runs on a fresh virtual thread so callers' continuations never run in the transaction manager. */
     private static void complete(List<CompletableFuture<Void>> futures, Throwable failure) {
-        Thread.ofVirtual().name("cable-transaction-completed").start(() -> futures.forEach(future -> {
+        CableThreads.startVirtual("cable-transaction-completed", () -> futures.forEach(future -> {
             if (failure == null) {
                 future.complete(null);
             } else {

@@ -25,7 +25,7 @@ final class TransactionJoining {
         TransactionSynchronizationRegistry registry = Arc.container().instance(TransactionSynchronizationRegistry.class)
                 .get();
         TransactionStore store = engine.transport().transactionStore().orElse(null);
-        return new TransactionalBroadcasts(transactions, registry, store, engine.transport()::send, engine.stats(),
+        return new TransactionalBroadcasts(transactions, registry, store, engine::sendCarrying, engine.stats(),
                 maxPerTransaction);
     }
 }

@@ -17,6 +17,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
+import io.quarkiverse.cable.spi.CableThreads;
 import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.OutgoingMessage;
@@ -394,12 +395,12 @@ public final class BatchWriter {
     /** Completion runs on a fresh virtual thread so callers' continuations never hold up the writer. */
     private static void completeAll(List<OutgoingMessage> batch) {
         List<CompletableFuture<Void>> futures = batch.stream().map(OutgoingMessage::committed).toList();
-        Thread.ofVirtual().name("cable-committed").start(() -> futures.forEach(f -> f.complete(null)));
+        CableThreads.startVirtual("cable-committed", () -> futures.forEach(f -> f.complete(null)));
     }
 
     private static void failAll(List<OutgoingMessage> batch, CableException failure) {
         List<CompletableFuture<Void>> futures = batch.stream().map(OutgoingMessage::committed).toList();
-        Thread.ofVirtual().name("cable-failed").start(() -> futures.forEach(f -> f.completeExceptionally(failure)));
+        CableThreads.startVirtual("cable-failed", () -> futures.forEach(f -> f.completeExceptionally(failure)));
     }
 
     /** The commit overran {@code commit-timeout} and was cancelled; its outcome is unknown. */

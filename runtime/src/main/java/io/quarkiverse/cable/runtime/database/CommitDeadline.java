@@ -10,6 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.cable.spi.CableThreads;
+
 /**
  * The writer's own bound on a COMMIT ({@code quarkus.cable.writer.commit-timeout}): a commit can wait without error
  * and without end, for a synchronous standby that is away, and {@code statement_timeout} does not bound that wait. A
@@ -30,11 +32,7 @@ final class CommitDeadline implements AutoCloseable {
     CommitDeadline(MessageStore store, Duration timeout) {
         this.store = store;
         this.timeoutNanos = timeout.toNanos();
-        this.timer = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "cable-commit-deadline");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.timer = CableThreads.timer(CableThreads.daemon("cable-commit-deadline"));
         // A commit answers within the deadline almost always: its timer must not pile up in the queue.
         timer.setRemoveOnCancelPolicy(true);
     }

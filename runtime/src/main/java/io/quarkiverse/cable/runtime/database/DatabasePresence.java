@@ -10,7 +10,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.function.IntConsumer;
@@ -23,6 +22,7 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.PresenceRecord;
 import io.quarkiverse.cable.PresenceSnapshot;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
+import io.quarkiverse.cable.spi.CableThreads;
 import io.quarkiverse.cable.spi.ChannelHash;
 import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.spi.FailureLog;
@@ -70,7 +70,7 @@ final class DatabasePresence implements PresenceStore {
     private final String nodeId = UUID.randomUUID().toString();
     /** This node's connected memberships, per session: (channel, id) -> info (or "" for none). */
     private final Map<String, Map<Membership, String>> bySession = new ConcurrentHashMap<>();
-    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final ExecutorService threads = CableThreads.virtualPerTask();
     private final Semaphore permits = new Semaphore(MAX_CONCURRENT);
     private final PresenceAdmission admission;
     private final Worker worker = new Worker("presence", this::run);

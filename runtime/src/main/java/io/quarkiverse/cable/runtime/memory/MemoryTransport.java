@@ -107,6 +107,12 @@ public final class MemoryTransport implements Transport {
         return CompletableFuture.completedFuture(null);
     }
 
+    /** Dispatched under the lock, on the broadcasting thread. */
+    @Override
+    public boolean dispatchesOnSend() {
+        return true;
+    }
+
     @Override
     public void startSubscription(PendingSubscription subscription) {
         synchronized (lock) {

@@ -10,6 +10,7 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.PresenceEvents;
 import io.quarkiverse.cable.runtime.core.PresenceSession;
+import io.quarkiverse.cable.spi.CableThreads;
 import io.quarkiverse.cable.spi.Failure;
 
 /**
@@ -59,14 +60,14 @@ final class SsePresence {
 
     void start() {
         engine.presence().events().listen(channel, listener)
-                .whenComplete((reading, failure) -> Thread.ofVirtual().name("cable-sse-presence").start(this::join));
+                .whenComplete((reading, failure) -> CableThreads.startVirtual("cable-sse-presence", this::join));
     }
 
     /** The stream ended: it stops hearing the set, and a joined membership is handed to the TTL. */
     void end() {
         engine.presence().events().stopListening(channel, listener);
         // Off the caller's thread (the end may wait for a join still committing); the session refuses a later join.
-        Thread.ofVirtual().name("cable-sse-presence").start(this::handOff);
+        CableThreads.startVirtual("cable-sse-presence", this::handOff);
     }
 
     private void join() {

@@ -2,9 +2,10 @@ package io.quarkiverse.cable.runtime.sse;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+
+import io.quarkiverse.cable.spi.CableThreads;
 
 /**
  * Looks at every open SSE stream four times a second: hands the stalled ones (events waiting, none written for the
@@ -47,11 +48,7 @@ final class StreamWatch {
         if (timer != null) {
             return;
         }
-        ScheduledExecutorService created = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "cable-sse-watch");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService created = CableThreads.timer(CableThreads.daemon("cable-sse-watch"));
         created.scheduleWithFixedDelay(StreamWatch::check, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         timer = created;
     }
