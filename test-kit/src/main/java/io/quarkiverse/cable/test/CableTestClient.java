@@ -399,12 +399,20 @@ public final class CableTestClient implements AutoCloseable {
     }
 
     private void record(String text) {
+        // On the JDK's client thread, whose context class loader is the system one: Vert.x looks its JSON codec up
+        // through the context class loader, and in a @QuarkusTest the one it finds there is not of the Vert.x this
+        // class sees ("QuarkusJacksonFactory not a subtype"). Parse with this class's loader as context.
+        Thread thread = Thread.currentThread();
+        ClassLoader context = thread.getContextClassLoader();
+        thread.setContextClassLoader(CableTestClient.class.getClassLoader());
         JsonObject frame;
         try {
             frame = new JsonObject(text);
         } catch (RuntimeException e) {
             // Not Action Cable: kept as it came, so a failure message shows it.
             frame = new JsonObject().put("unparsed", text);
+        } finally {
+            thread.setContextClassLoader(context);
         }
         if ("ping".equals(frame.getString("type"))) {
             return; // every 3 s: not worth keeping, and no test waits for one
