@@ -60,6 +60,8 @@ public final class CableTestClient implements AutoCloseable {
     /** Set when the connection ended (close frame or error); guarded by {@link #frames}. */
     private String ended;
     private WebSocket socket;
+    /** The JDK client of this connection alone, shut down with it (its selector thread goes with it). */
+    private HttpClient http;
 
     private CableTestClient(URI uri, Duration timeout) {
         this.uri = uri;
@@ -195,7 +197,8 @@ public final class CableTestClient implements AutoCloseable {
             URI uri = URI.create(scheme + "://" + http.getHost() + ":" + http.getPort() + path
                     + (queryString.isEmpty() ? "" : "?" + queryString));
             CableTestClient client = new CableTestClient(uri, timeout);
-            WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(timeout);
+            client.http = HttpClient.newHttpClient();
+            WebSocket.Builder builder = client.http.newWebSocketBuilder().connectTimeout(timeout);
             headers.forEach(builder::header);
             if (!cookies.isEmpty()) {
                 builder.header("Cookie", cookies.entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue())
@@ -210,13 +213,16 @@ public final class CableTestClient implements AutoCloseable {
                 client.socket = builder.buildAsync(uri, client.new Recorder()).get(timeout.toMillis(),
                         TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
+                client.http.shutdownNow();
                 if (e.getCause() instanceof WebSocketHandshakeException refused) {
                     throw new HandshakeRefused(refused.getResponse().statusCode());
                 }
                 throw new AssertionError("Could not connect to " + uri + ": " + e.getCause(), e.getCause());
             } catch (TimeoutException e) {
+                client.http.shutdownNow();
                 throw new AssertionError("Could not connect to " + uri + " within " + timeout, e);
             } catch (InterruptedException e) {
+                client.http.shutdownNow();
                 Thread.currentThread().interrupt();
                 throw new AssertionError("Interrupted while connecting to " + uri, e);
             }
@@ -332,6 +338,11 @@ public final class CableTestClient implements AutoCloseable {
 
     /** Waits for the frame matching {@code match} after the first {@code skip} ones that match. */
     JsonObject awaitFrame(Predicate<JsonObject> match, int skip, String what) {
+        return awaitFrame(match, skip, what, timeout);
+    }
+
+    /** {@link #awaitFrame(Predicate, int, String)} bounded by {@code timeout} instead of the client's. */
+    JsonObject awaitFrame(Predicate<JsonObject> match, int skip, String what, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (frames) {
             while (true) {
@@ -455,6 +466,7 @@ public final class CableTestClient implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             socket.abort();
+            http.shutdownNow();
             end("closed by the test");
         }
     }

@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -143,8 +144,13 @@ public final class CableTestSubscription {
      * @throws AssertionError when none arrived in time (listing what did)
      */
     public JsonObject awaitTransmission(Predicate<? super JsonObject> match) {
+        return awaitTransmission(match, client.timeout);
+    }
+
+    /** {@link #awaitTransmission(Predicate)} bounded by {@code timeout} instead of the client's. */
+    public JsonObject awaitTransmission(Predicate<? super JsonObject> match, Duration timeout) {
         return client.awaitFrame(frame -> transmission(frame) && frame.getValue("message") instanceof JsonObject message
-                && match.test(message), "a matching transmission to " + identifier).getJsonObject("message");
+                && match.test(message), 0, "a matching transmission to " + identifier, timeout).getJsonObject("message");
     }
 
     /**

@@ -163,6 +163,13 @@ class CableTestClientTest {
                     .isInstanceOf(AssertionError.class).hasMessageContaining("within PT0.3S")
                     .hasMessageContaining("confirm_subscription");
         }
+        try (CableTestClient client = CableTestClient.builder().base(base).connect()) {
+            CableTestSubscription echo = client.subscribe("Echo");
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> echo.awaitTransmission(message -> message.containsKey("never"), Duration.ofMillis(200)))
+                    .isInstanceOf(AssertionError.class).hasMessageContaining("within PT0.2S");
+            assertThat(System.nanoTime() - started).as("the call's bound, not the client's 30 s").isLessThan(10_000_000_000L);
+        }
         assertThatThrownBy(() -> CableTestClient.builder().timeout(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class);
     }
