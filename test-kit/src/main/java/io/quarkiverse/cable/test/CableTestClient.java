@@ -151,8 +151,14 @@ public final class CableTestClient implements AutoCloseable {
          */
         public CableTestClient connect() {
             CableTestClient client = open();
-            JsonObject answer = client.awaitFrame(frame -> "welcome".equals(frame.getString("type"))
-                    || "disconnect".equals(frame.getString("type")), "the welcome");
+            JsonObject answer;
+            try {
+                answer = client.awaitFrame(frame -> "welcome".equals(frame.getString("type"))
+                        || "disconnect".equals(frame.getString("type")), "the welcome");
+            } catch (AssertionError e) {
+                client.close();
+                throw e;
+            }
             if ("disconnect".equals(answer.getString("type"))) {
                 client.close();
                 throw new AssertionError("The server refused the connection to " + client.uri + ": " + answer.encode());
@@ -194,7 +200,7 @@ public final class CableTestClient implements AutoCloseable {
             String queryString = query.entrySet().stream()
                     .map(entry -> encode(entry.getKey()) + "=" + encode(entry.getValue()))
                     .collect(Collectors.joining("&"));
-            URI uri = URI.create(scheme + "://" + http.getHost() + ":" + http.getPort() + path
+            URI uri = URI.create(scheme + "://" + http.getHost() + (http.getPort() == -1 ? "" : ":" + http.getPort()) + path
                     + (queryString.isEmpty() ? "" : "?" + queryString));
             CableTestClient client = new CableTestClient(uri, timeout);
             client.http = HttpClient.newHttpClient();
@@ -446,11 +452,17 @@ public final class CableTestClient implements AutoCloseable {
     /** Closes the connection (normal closure), waiting a bounded time for the server's close frame. */
     @Override
     public void close() {
+        boolean open;
         synchronized (frames) {
-            if (ended != null) {
-                return;
-            }
+            open = ended == null;
         }
+        if (open) {
+            closeConnection();
+        }
+        http.shutdownNow();
+    }
+
+    private void closeConnection() {
         CompletableFuture<WebSocket> closing = socket.sendClose(WebSocket.NORMAL_CLOSURE, "").toCompletableFuture();
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
@@ -466,7 +478,6 @@ public final class CableTestClient implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             socket.abort();
-            http.shutdownNow();
             end("closed by the test");
         }
     }
