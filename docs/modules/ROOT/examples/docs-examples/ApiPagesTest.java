@@ -10,7 +10,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.cable.testing.BroadcastCapture;
+import io.quarkiverse.cable.test.BroadcastCapture;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** The API page's fragments: a broadcast outside the transaction, and the fence after a rollback (FailAfterBroadcast). */

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.TurboStreams;
-import io.quarkiverse.cable.testing.BroadcastCapture;
+import io.quarkiverse.cable.test.BroadcastCapture;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;

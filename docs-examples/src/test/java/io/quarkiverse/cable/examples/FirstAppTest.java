@@ -29,7 +29,7 @@ import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.Subscription;
-import io.quarkiverse.cable.testing.BroadcastCapture;
+import io.quarkiverse.cable.test.BroadcastCapture;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.websockets.next.BasicWebSocketConnector;

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.CableMessage;
-import io.quarkiverse.cable.testing.BroadcastCapture;
+import io.quarkiverse.cable.test.BroadcastCapture;
 import io.quarkus.test.junit.QuarkusTest;
 
 @QuarkusTest

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.it.todo.TodoResource;
-import io.quarkiverse.cable.testing.BroadcastCapture;
+import io.quarkiverse.cable.test.BroadcastCapture;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 

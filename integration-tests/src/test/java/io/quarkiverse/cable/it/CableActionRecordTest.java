@@ -13,7 +13,7 @@ import io.quarkiverse.cable.it.todo.TodoResource;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.spi.Failure;
-import io.quarkiverse.cable.testing.BroadcastCapture;
+import io.quarkiverse.cable.test.BroadcastCapture;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;

@@ -1,24 +1,24 @@
 package io.quarkiverse.cable.it;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+
+import io.quarkiverse.cable.test.ApplicationNode;
 
 /**
- * One node of the application as a separate process: {@code java -jar target/quarkus-app/quarkus-run.jar} on a free
- * port, against the database given by the failsafe configuration (or any JDBC URL). Stopped with SIGTERM, as an
- * orchestrator would, and killed when it does not exit in time.
+ * One node of the application as a separate process: the test kit's {@link ApplicationNode} (the packaged jar on a
+ * free port) against the database given by the failsafe configuration (or any JDBC URL), with the test endpoints on
+ * and the requests these suites drive a node with. Stopped with SIGTERM, as an orchestrator would, and killed when it
+ * does not exit in time.
  */
 public final class CableNode implements AutoCloseable {
 
@@ -30,12 +30,14 @@ public final class CableNode implements AutoCloseable {
     public final int port;
     final Process process;
     public final Path log;
+    private final ApplicationNode node;
 
-    private CableNode(String name, int port, Process process, Path log) {
-        this.name = name;
-        this.port = port;
-        this.process = process;
-        this.log = log;
+    private CableNode(ApplicationNode node) {
+        this.node = node;
+        this.name = node.name();
+        this.port = node.port();
+        this.process = node.process();
+        this.log = node.log();
     }
 
     /** The database kind the application jar was built for (h2, postgresql, mariadb). */
@@ -65,40 +67,17 @@ public final class CableNode implements AutoCloseable {
     }
 
     public static CableNode start(String name, String jdbcUrl, Map<String, String> config) throws Exception {
-        Path jar = jar();
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("No application jar at " + jar + ": run the Quarkus build first (mvn verify)");
-        }
-        int port = freePort();
-        Path logs = Path.of("target", "nodes");
-        Files.createDirectories(logs);
-        Path log = logs.resolve(name + "-" + port + ".log").toAbsolutePath();
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx256m");
-        command.add("-XX:+UseSerialGC");
-        command.add("-Dquarkus.http.port=" + port);
-        command.add("-Dquarkus.http.host=127.0.0.1");
-        command.add("-Dquarkus.datasource.jdbc.url=" + jdbcUrl);
-        command.add("-Dquarkus.datasource.username=" + dbUser());
-        command.add("-Dquarkus.datasource.password=" + dbPassword());
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("quarkus.datasource.jdbc.url", String.valueOf(jdbcUrl));
+        settings.put("quarkus.datasource.username", dbUser());
+        settings.put("quarkus.datasource.password", dbPassword());
         // The endpoints the tests drive the node with (/broadcast, /enqueue, /tx-crash) are off in a production run;
         // on unless the test chose (ProductionDemoPackagedIT runs the demo without them).
-        if (!config.containsKey("cable-it.test-endpoints")) {
-            command.add("-Dcable-it.test-endpoints=true");
-        }
-        config.forEach((key, value) -> command.add("-D" + key + "=" + value));
-        command.add("-jar");
-        command.add(jar.toString());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        CableNode node = new CableNode(name, port, process, log);
-        try {
-            node.awaitReady(START_TIMEOUT);
-        } catch (Exception | AssertionError e) {
-            node.close();
-            throw e;
-        }
-        return node;
+        settings.put("cable-it.test-endpoints", "true");
+        settings.putAll(config);
+        return new CableNode(ApplicationNode.builder().name(name).jar(jar()).jvmOption("-Xmx256m")
+                .jvmOption("-XX:+UseSerialGC").config(settings).startTimeout(START_TIMEOUT).stopTimeout(STOP_TIMEOUT)
+                .start());
     }
 
     static CableNode start(String name, Map<String, String> config) throws Exception {
@@ -106,31 +85,13 @@ public final class CableNode implements AutoCloseable {
     }
 
     public URI base() {
-        return URI.create("http://127.0.0.1:" + port + "/");
-    }
-
-    /** Waits until the readiness endpoint answers 200; fails early, with the log's tail, when the process died. */
-    void awaitReady(Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException(name + " exited with " + process.exitValue() + ":\n" + logTail());
-            }
-            if (readyStatus() == 200) {
-                return;
-            }
-            process.waitFor(200, TimeUnit.MILLISECONDS);
-        }
-        throw new IllegalStateException(name + " not ready within " + timeout + ":\n" + logTail());
+        return node.base();
     }
 
     /** The HTTP status of /q/health/ready, or -1 when the node does not answer. */
     public int readyStatus() {
         try {
-            return HTTP.send(HttpRequest.newBuilder(base().resolve("q/health/ready")).timeout(Duration.ofSeconds(10))
-                    .GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException e) {
-            return -1;
+            return node.status("/q/health/ready");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return -1;
@@ -159,46 +120,21 @@ public final class CableNode implements AutoCloseable {
 
     /** SIGTERM, then waits for the exit (killing the process after the stop timeout). Returns the exit code. */
     int stop() throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-            throw new IllegalStateException(name + " did not exit within " + STOP_TIMEOUT + " of SIGTERM");
-        }
-        return process.exitValue();
+        return node.stop();
     }
 
     /** SIGKILL: the process gets no chance to clean up. */
     public void kill() throws InterruptedException {
-        process.destroyForcibly();
-        process.waitFor(30, TimeUnit.SECONDS);
+        node.kill();
     }
 
     public String logTail() {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
+        return node.logTail();
     }
 
     @Override
-    public void close() throws InterruptedException {
-        if (process.isAlive()) {
-            process.destroy();
-            if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(30, TimeUnit.SECONDS);
-            }
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        }
+    public void close() {
+        node.close();
     }
 
     /** Stops every node, even when one of them fails to stop; rethrows the first failure. */

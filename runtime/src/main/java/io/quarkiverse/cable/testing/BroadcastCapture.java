@@ -30,7 +30,14 @@ import io.quarkus.arc.Arc;
  * Captured messages carry id 0: ids are assigned by the store, not known to the broadcaster. To prove that nothing
  * was broadcast, {@link #assertNothingBroadcast()} waits for every broadcast made so far to settle (see
  * {@link #settle()}) instead of sleeping.
+ *
+ * @deprecated A test helper does not belong in the production jar: use {@code io.quarkiverse.cable.test.BroadcastCapture}
+ *             of the test kit ({@code io.quarkiverse.cable:quarkus-cable-test}, scope {@code test}), the same API
+ *             under another package, next to the Action Cable test client. This copy stays, unchanged, so that
+ *             existing tests compile, and goes in a later release. (It cannot delegate to the kit's class: the runtime
+ *             does not depend on the test kit.)
  */
+@Deprecated(forRemoval = true)
 public final class BroadcastCapture implements AutoCloseable {
 
     /** How long {@link #await(int)} waits by default. */
