@@ -1,0 +1,32 @@
+package io.quarkiverse.cable.examples.standup;
+
+// tag::note[]
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.persistence.Entity;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntity;
+
+/** One line of a team's standup board. */
+@Entity
+public class Note extends PanacheEntity {
+
+    public String team;
+    public String author;
+    public String text;
+    public Instant postedAt;
+
+    public static List<Note> ofTeam(String team) {
+        return list("team = ?1 order by id", team);
+    }
+
+    /** What the board's pages and clients see of a note (also its JSON in a broadcast). */
+    public record View(long id, String author, String text) {
+    }
+
+    public View view() {
+        return new View(id, author, text);
+    }
+}
+// end::note[]
