@@ -21,6 +21,7 @@ import io.vertx.core.json.JsonObject;
  * second node reaches a subscriber of the first, and a presence join made on the second is seen on the first, through
  * the shared database. Needs a database server (-Pdb-postgresql or -Pdb-mariadb); the H2 stage does not run it.
  */
+@OncePerServer
 @QuarkusTest
 class SecondNodeIT {
 
