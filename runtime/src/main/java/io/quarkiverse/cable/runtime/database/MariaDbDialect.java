@@ -129,18 +129,6 @@ final class MariaDbDialect extends SqlDialect {
     }
 
     @Override
-    public String selectExpiredForTrim() {
-        // MariaDB 10.6+ and MySQL 8+ both accept SKIP LOCKED.
-        return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED";
-    }
-
-    @Override
-    public String selectExpiredOfChannel() {
-        return "SELECT id FROM cable_messages WHERE channel_hash = ? AND created_at < ? ORDER BY stream_position"
-                + " LIMIT ? FOR UPDATE SKIP LOCKED";
-    }
-
-    @Override
     String sqlBroadcastMarkers() {
         return "SELECT ROUTINE_COMMENT FROM information_schema.ROUTINES"
                 + " WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_NAME = 'cable_broadcast'";

@@ -120,17 +120,6 @@ final class PostgreSqlDialect extends SqlDialect {
         return "SELECT pg_notify('" + DOORBELL_CHANNEL + "', ?)";
     }
 
-    @Override
-    public String selectExpiredForTrim() {
-        return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED";
-    }
-
-    @Override
-    public String selectExpiredOfChannel() {
-        return "SELECT id FROM cable_messages WHERE channel_hash = ? AND created_at < ? ORDER BY stream_position"
-                + " LIMIT ? FOR UPDATE SKIP LOCKED";
-    }
-
     /** The doorbell payload of SQL broadcasts: no node's id, so every node's poller wakes. */
     static final String SQL_RING = "sql";
 

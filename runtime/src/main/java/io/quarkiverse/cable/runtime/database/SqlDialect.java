@@ -61,7 +61,10 @@ public abstract sealed class SqlDialect permits H2Dialect, PostgreSqlDialect, Ma
      * {@code created_at} so the created_at index serves it; ordered by id, PostgreSQL without fresh statistics walks
      * the primary key and filters the whole table.
      */
-    public abstract String selectExpiredForTrim();
+    public String selectExpiredForTrim() {
+        // PostgreSQL 9.5+, MariaDB 10.6+ and MySQL 8+ all accept SKIP LOCKED.
+        return "SELECT id FROM cable_messages WHERE created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED";
+    }
 
     /**
      * One live-only channel's rows created before a time (whispers, presence events: see {@link Trimmer}), oldest
@@ -69,7 +72,10 @@ public abstract sealed class SqlDialect permits H2Dialect, PostgreSqlDialect, Ma
      * positions follow commit order, so the expired rows come first, and the channel holds only what the live
      * retention keeps, so the scan stays short.
      */
-    public abstract String selectExpiredOfChannel();
+    public String selectExpiredOfChannel() {
+        return "SELECT id FROM cable_messages WHERE channel_hash = ? AND created_at < ? ORDER BY stream_position"
+                + " LIMIT ? FOR UPDATE SKIP LOCKED";
+    }
 
     /** What {@code quarkus.cable.wakeup.mode=auto} means on this database. */
     public abstract WakeupMode defaultWakeup();
