@@ -1,16 +1,17 @@
 package io.quarkiverse.cable.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.cable.test.ApplicationNode;
 import io.quarkiverse.cable.test.CableTestChannels;
 import io.quarkiverse.cable.test.CableTestClient;
 import io.quarkiverse.cable.test.CableTestSubscription;
+import io.quarkiverse.cable.test.SecondNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonObject;
 
@@ -19,19 +20,22 @@ import io.vertx.core.json.JsonObject;
  * packaging (hence {@code *IT}), the application under test in the test's JVM and a second node from the packaged jar
  * that takes the application's datasource (nothing about the database is given to it). An action performed on the
  * second node reaches a subscriber of the first, and a presence join made on the second is seen on the first, through
- * the shared database. Needs a database server (-Pdb-postgresql or -Pdb-mariadb); the H2 stage does not run it.
+ * the shared database. The second node comes from the kit's JUnit extension, SecondNode. Needs a database server
+ * (-Pdb-postgresql or -Pdb-mariadb): the H2 stage runs no such IT, and ApplicationNode refuses an in-memory H2.
  */
 @OncePerServer
 @QuarkusTest
 class SecondNodeIT {
 
+    /** Started after the application under test (which made the cable's tables), stopped after the last test. */
+    @RegisterExtension
+    static SecondNode second = SecondNode.of(ApplicationNode.builder().name("second-node").jar(CableNode.jar())
+            .jvmOption("-Xmx256m"));
+
     @Test
     void anActionAndAJoinOnTheSecondNodeReachTheFirst() {
-        assumeTrue(CableNode.sharedDatabase(), "nodes need a shared database server (-Pdb-postgresql or -Pdb-mariadb)");
         String room = CableTestChannels.unique("nodes");
-        try (ApplicationNode second = ApplicationNode.builder().name("second-node").jar(CableNode.jar())
-                .jvmOption("-Xmx256m").config(Map.of()).start();
-                CableTestClient ann = CableTestClient.builder().queryParam("user", "ann").connect();
+        try (CableTestClient ann = CableTestClient.builder().queryParam("user", "ann").connect();
                 CableTestClient bob = CableTestClient.builder().base(second.base()).queryParam("user", "bob").connect()) {
             CableTestSubscription annChat = ann.subscribe("ChatChannel", Map.of("room", room));
             CableTestSubscription bobChat = bob.subscribe("ChatChannel", Map.of("room", room));
