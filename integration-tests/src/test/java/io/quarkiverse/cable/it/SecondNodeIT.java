@@ -21,9 +21,9 @@ import io.vertx.core.json.JsonObject;
  * that takes the application's datasource (nothing about the database is given to it). An action performed on the
  * second node reaches a subscriber of the first, and a presence join made on the second is seen on the first, through
  * the shared database. The second node comes from the kit's JUnit extension, SecondNode. Needs a database server
- * (-Pdb-postgresql or -Pdb-mariadb): the H2 stage runs no such IT, and ApplicationNode refuses an in-memory H2.
+ * (-Pdb-postgresql or -Pdb-mariadb): the H2 stage runs no such IT, and ApplicationNode refuses an in-memory H2; the
+ * MySQL stage excludes it (integration-tests/pom.xml), as the other multi-node ITs whose SQL the MariaDB stage runs.
  */
-@OncePerServer
 @QuarkusTest
 class SecondNodeIT {
 
