@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *     &#64;RegisterExtension
  *     static SecondNode second = SecondNode.start(Map.of("quarkus.cable.presence.ttl", "2s"));
  *
- *     @Test
+ *     &#64;Test
  *     void reachesTheOtherNode() {
  *         try (CableTestClient bob = CableTestClient.builder().base(second.base()).connect()) { ... }
  *     }
