@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -25,8 +24,9 @@ import io.quarkiverse.cable.spi.TransportCounters;
 import io.quarkiverse.cable.spi.Worker;
 
 /**
- * Writes broadcasts to the database on one virtual thread: takes what is queued (up to the batch size, waiting at
- * most the batch delay for more), writes it in one transaction, and completes each broadcast's future after commit.
+ * Writes broadcasts to the database on one virtual thread: takes what is queued (up to the batch size, one channel
+ * at a time in turn, waiting at most the batch delay for more), writes it in one transaction, and completes each broadcast's
+ * future after commit.
  * A broadcast whose row the database refuses (a data or constraint error) fails alone, at once, and the rest of its
  * batch is written; any other failure is retried with backoff for the retry window, then fails the batch. On stop, everything
  * already accepted is written before the thread ends.
@@ -43,7 +43,6 @@ public final class BatchWriter {
     private final MessageStore store;
     private final int batchSize;
     private final long batchDelayNanos;
-    private final int queueCapacity;
     private final Duration retryTimeout;
     private final int maxConflictRetries;
     private final Duration commitTimeout;
@@ -51,9 +50,7 @@ public final class BatchWriter {
     private final TransportCounters stats;
     private final FailureLog failures;
     private final IntConsumer afterCommit;
-    private final ArrayBlockingQueue<OutgoingMessage> queue;
-    /** Each channel's count in the queue; null when one channel may fill all of it. */
-    private final ChannelShares shares;
+    private final WriterQueue queue;
     private final Object acceptLock = new Object();
     private volatile boolean accepting = true;
     private final Worker worker = new Worker("writer", this::run);
@@ -78,7 +75,6 @@ public final class BatchWriter {
         this.store = store;
         this.batchSize = config.writer().batchSize();
         this.batchDelayNanos = config.writer().batchDelay().toNanos();
-        this.queueCapacity = config.writer().queueCapacity();
         this.retryTimeout = config.writer().retryTimeout();
         this.maxConflictRetries = config.writer().maxConflictRetries();
         this.commitTimeout = config.writer().commitTimeout();
@@ -86,9 +82,8 @@ public final class BatchWriter {
         this.stats = stats;
         this.failures = new FailureLog(LOG, stats);
         this.afterCommit = afterCommit;
-        this.queue = new ArrayBlockingQueue<>(queueCapacity);
-        int share = config.writer().maxQueuedPerChannel().orElse(Math.max(1, queueCapacity / 4));
-        this.shares = share < queueCapacity ? new ChannelShares(share) : null;
+        int capacity = config.writer().queueCapacity();
+        this.queue = new WriterQueue(capacity, config.writer().maxQueuedPerChannel().orElse(Math.max(1, capacity / 4)));
     }
 
     /** Starts the writer thread, named {@code cable-writer-<suffix>}. */
@@ -106,14 +101,13 @@ public final class BatchWriter {
             if (!accepting) {
                 return CompletableFuture.failedFuture(new CableException.Stopped());
             }
-            if (shares != null && !shares.take(message.channel())) {
-                return CompletableFuture.failedFuture(CableException.QueueFull.channelShare(shares.share()));
-            }
-            if (!queue.offer(message)) {
-                if (shares != null) {
-                    shares.release(message.channel());
-                }
-                return CompletableFuture.failedFuture(new CableException.QueueFull(queueCapacity));
+            switch (queue.offer(message)) {
+                case CHANNEL_FULL:
+                    return CompletableFuture.failedFuture(CableException.QueueFull.channelShare(queue.share()));
+                case FULL:
+                    return CompletableFuture.failedFuture(new CableException.QueueFull(queue.capacity()));
+                case ACCEPTED:
+                    break;
             }
         }
         return message.committed();
@@ -141,9 +135,10 @@ public final class BatchWriter {
             LOG.warnf("Cable writer did not finish within %d ms; %d broadcasts were not stored", timeoutMillis,
                     queue.size());
         }
-        OutgoingMessage left;
-        while ((left = queue.poll()) != null) {
-            left.committed().completeExceptionally(new CableException.Stopped());
+        List<OutgoingMessage> left = new ArrayList<>();
+        queue.drainAll(left);
+        for (OutgoingMessage message : left) {
+            message.committed().completeExceptionally(new CableException.Stopped());
         }
     }
 
@@ -179,32 +174,34 @@ public final class BatchWriter {
         }
     }
 
-    /** Fills {@code batch}; waits for the first message, then at most the batch delay for more. */
+    /**
+     * Fills {@code batch} with waiting broadcasts, channels in turn (see {@link WriterQueue}); waits for the first,
+     * then at most the batch delay for more.
+     */
     private boolean nextBatch(List<OutgoingMessage> batch) throws InterruptedException {
-        OutgoingMessage first = queue.poll(IDLE_CHECK_MILLIS, TimeUnit.MILLISECONDS);
-        if (first == null) {
+        if (queue.take(batch, batchSize, IDLE_CHECK_MILLIS, TimeUnit.MILLISECONDS) == 0) {
             return false;
         }
-        batch.add(first);
-        oldestQueuedAtNanos = first.queuedAtNanos();
-        int max = batchSize;
-        queue.drainTo(batch, max - batch.size());
-        if (batchDelayNanos > 0 && batch.size() < max) {
+        oldestQueuedAtNanos = oldest(batch);
+        if (batchDelayNanos > 0) {
             long deadline = System.nanoTime() + batchDelayNanos;
             long remaining;
-            while (batch.size() < max && (remaining = deadline - System.nanoTime()) > 0) {
-                OutgoingMessage next = queue.poll(remaining, TimeUnit.NANOSECONDS);
-                if (next == null) {
-                    break;
-                }
-                batch.add(next);
-                queue.drainTo(batch, max - batch.size());
+            while (batch.size() < batchSize && (remaining = deadline - System.nanoTime()) > 0
+                    && queue.take(batch, batchSize - batch.size(), remaining, TimeUnit.NANOSECONDS) > 0) {
+                // Taken; wait for more until the batch is full or the delay is over.
             }
         }
-        if (shares != null) {
-            shares.release(batch);
-        }
         return true;
+    }
+
+    private static long oldest(List<OutgoingMessage> batch) {
+        long oldest = batch.get(0).queuedAtNanos();
+        for (OutgoingMessage message : batch) {
+            if (message.queuedAtNanos() - oldest < 0) {
+                oldest = message.queuedAtNanos();
+            }
+        }
+        return oldest;
     }
 
     /**
