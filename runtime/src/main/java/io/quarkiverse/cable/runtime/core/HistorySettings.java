@@ -26,9 +26,4 @@ public record HistorySettings(Duration window, int maxReplay, int memorySize) {
     public static Duration retentionFor(Duration messageRetention, Optional<Duration> window) {
         return window.filter(w -> w.compareTo(messageRetention) > 0).orElse(messageRetention);
     }
-
-    /** Defaults for components built outside a Quarkus application (tests of a second node, benchmarks). */
-    public static HistorySettings defaults() {
-        return new HistorySettings(Duration.ofDays(1), 1000, 100);
-    }
 }

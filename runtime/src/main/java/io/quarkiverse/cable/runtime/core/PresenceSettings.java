@@ -13,10 +13,6 @@ public record PresenceSettings(Duration ttl, int maxRecords, int maxInfoSize, bo
                 config.presence().maxPending());
     }
 
-    public static PresenceSettings defaults() {
-        return new PresenceSettings(Duration.ofSeconds(15), 1000, 1024, false, false, 16, 10_000);
-    }
-
     /**
      * Whether a change of {@code channel}'s presence set is also a message of that channel's stream
      * ({@code quarkus.cable.presence.in-stream}): never for the cable's own sets (identities), which have no stream.

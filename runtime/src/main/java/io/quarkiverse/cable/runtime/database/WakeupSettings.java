@@ -25,10 +25,4 @@ record WakeupSettings(WakeupMode mode, Duration probeInterval, DoorbellRing ring
         return new WakeupSettings(config.mode(), config.probeInterval(), config.ring(), config.maxReconnectBackoff(),
                 config.listenerCheckInterval(), direct);
     }
-
-    /** Defaults for components built outside a Quarkus application (benchmarks, tests). */
-    public static WakeupSettings defaults() {
-        return new WakeupSettings(WakeupMode.AUTO, Duration.ofMillis(10), DoorbellRing.IN_TRANSACTION,
-                Duration.ofSeconds(10), Duration.ofSeconds(15), Optional.empty());
-    }
 }

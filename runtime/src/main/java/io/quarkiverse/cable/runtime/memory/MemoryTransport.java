@@ -47,10 +47,6 @@ public final class MemoryTransport implements Transport {
                 PresenceSettings.from(config));
     }
 
-    public MemoryTransport(Subscribers subscribers, TransportCounters stats) {
-        this(subscribers, stats, HistorySettings.defaults(), PresenceSettings.defaults());
-    }
-
     public MemoryTransport(Subscribers subscribers, TransportCounters stats, HistorySettings historySettings,
             PresenceSettings presenceSettings) {
         this.subscribers = subscribers;
