@@ -28,6 +28,7 @@ class CableObservabilityProcessor {
     private static final String READINESS_CHECK = "io.quarkiverse.cable.runtime.observability.CableReadinessCheck";
     private static final String LIVENESS_CHECK = "io.quarkiverse.cable.runtime.observability.CableLivenessCheck";
     private static final String METRICS = "io.quarkiverse.cable.runtime.observability.CableMetrics";
+    private static final String TRACES = "io.quarkiverse.cable.runtime.observability.OpenTelemetryTraces";
 
     /** The figures the checks, the metrics and the Dev UI share; harmless on its own (no optional class). */
     @BuildStep
@@ -49,6 +50,14 @@ class CableObservabilityProcessor {
         if (config.metrics().enabled() && metricsCapability.isPresent()
                 && metricsCapability.get().metricsSupported(MetricsFactory.MICROMETER)) {
             beans.produce(AdditionalBeanBuildItem.unremovableOf(METRICS));
+        }
+    }
+
+    /** A broadcast's trace context to in-process listeners, when the application traces with OpenTelemetry. */
+    @BuildStep
+    void traces(Capabilities capabilities, BuildProducer<AdditionalBeanBuildItem> beans) {
+        if (capabilities.isPresent(Capability.OPENTELEMETRY_TRACER)) {
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(TRACES));
         }
     }
 

@@ -56,7 +56,7 @@ public final class CableEngine implements Cable {
     private final StorePresence presence;
     private final EngineIdentities identities;
     /** Whether a broadcast's log MDC can reach a listener: only when the transport dispatches on the sending thread. */
-    private final boolean carriesMdc;
+    private final boolean carriesContext;
 
     private CableEngine(CableRuntimeConfig config, TransportFactory transport) {
         CableConfigCheck.validate(config);
@@ -66,7 +66,7 @@ public final class CableEngine implements Cable {
         this.historySettings = HistorySettings.from(config);
         this.replaysPerConnection = config.history().maxReplaysPerConnection();
         this.transport = transport.create(subscribers, stats);
-        this.carriesMdc = this.transport.dispatchesOnSend();
+        this.carriesContext = this.transport.dispatchesOnSend();
         this.identities = new EngineIdentities(this);
         this.presence = new StorePresence(this.transport::presence, PresenceSettings.from(config),
                 delivery -> subscribe(IdentityChannels.PRESENCE, delivery));
@@ -479,14 +479,14 @@ public final class CableEngine implements Cable {
     }
 
     /**
-     * Hands {@code message} to the transport with the calling thread's log MDC, for the listeners an in-process
-     * delivery reaches before this returns ({@link BroadcastMdc}). Also what a transaction's broadcasts are sent with
+     * Hands {@code message} to the transport with the calling thread's log MDC and trace, for the listeners an in-process
+     * delivery reaches before this returns ({@link BroadcastContext}). Also what a transaction's broadcasts are sent with
      * after its commit, on the committing thread.
      */
     CompletableFuture<Void> sendCarrying(OutgoingMessage message) {
-        BroadcastMdc carried = carriesMdc ? BroadcastMdc.capture() : null;
+        BroadcastContext carried = carriesContext ? BroadcastContext.capture() : null;
         return carried == null ? transport.send(message)
-                : BroadcastMdc.whileDispatching(carried, () -> transport.send(message));
+                : BroadcastContext.whileDispatching(carried, () -> transport.send(message));
     }
 
     /**

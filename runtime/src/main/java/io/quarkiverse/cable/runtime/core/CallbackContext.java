@@ -46,16 +46,17 @@ public final class CallbackContext {
 
     /**
      * {@link #run} without an identity, for a listener's message: while it runs, the log MDC holds the entries the
-     * broadcast carried ({@link BroadcastMdc}; none for null) and nothing else, and after it the MDC is empty, so
+     * broadcast carried ({@link BroadcastContext}; none for null) and nothing else, its trace context is current, and
+     * after it the MDC is empty and the trace context the one before, so
      * nothing of one message reaches the next one on the same thread. Only for a listener's own drain thread, whose
      * MDC belongs to no one else.
      */
-    static void runCarrying(BroadcastMdc carried, Runnable callback) {
-        BroadcastMdc.enter(carried);
+    static void runCarrying(BroadcastContext carried, Runnable callback) {
+        Runnable exit = BroadcastContext.enter(carried);
         try {
             run(null, callback);
         } finally {
-            BroadcastMdc.exit();
+            exit.run();
         }
     }
 

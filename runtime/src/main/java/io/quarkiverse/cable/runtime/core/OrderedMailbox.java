@@ -46,7 +46,7 @@ final class OrderedMailbox implements Delivery {
             return false;
         }
         // On the broadcasting thread when the delivery is in-process: the broadcast's log MDC, else null.
-        BroadcastMdc carried = BroadcastMdc.dispatching();
+        BroadcastContext carried = BroadcastContext.dispatching();
         executor.execute(() -> {
             size.decrementAndGet();
             if (!discarded) {
@@ -62,7 +62,7 @@ final class OrderedMailbox implements Delivery {
         discarded = true;
     }
 
-    private void deliver(CableMessage message, BroadcastMdc carried) {
+    private void deliver(CableMessage message, BroadcastContext carried) {
         try {
             // A request context of its own per message, no identity (a broadcast carries none), its MDC if any.
             CallbackContext.runCarrying(carried, () -> listener.onMessage(message));

@@ -18,11 +18,11 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 /**
  * What carrying a broadcast's MDC costs per message (performance.adoc#broadcast-mdc): loops that print nanoseconds
  * per message, not a timed test (nothing is asserted of the figures). Runs only when asked:
- * {@code -Dtest=BroadcastMdcCostTest -Dcable.bench.mdc=true}. The log manager's thread-local MDC, as on a thread
+ * {@code -Dtest=BroadcastContextCostTest -Dcable.bench.mdc=true}. The log manager's thread-local MDC, as on a thread
  * without a Vert.x context.
  */
 @EnabledIfSystemProperty(named = "cable.bench.mdc", matches = "true")
-class BroadcastMdcCostTest {
+class BroadcastContextCostTest {
 
     private static final int WARMUP = 500_000;
     private static final int ROUNDS = 5;
@@ -36,12 +36,12 @@ class BroadcastMdcCostTest {
         // The steps one message takes, as CableEngine, OrderedMailbox and CallbackContext take them: captured at the
         // broadcast, current while dispatched, taken by the mailbox, restored around the listener, cleared after it.
         Runnable steps = () -> {
-            BroadcastMdc captured = BroadcastMdc.capture();
-            BroadcastMdc carried = captured == null ? BroadcastMdc.dispatching()
-                    : BroadcastMdc.whileDispatching(captured, BroadcastMdc::dispatching);
-            BroadcastMdc.enter(carried);
+            BroadcastContext captured = BroadcastContext.capture();
+            BroadcastContext carried = captured == null ? BroadcastContext.dispatching()
+                    : BroadcastContext.whileDispatching(captured, BroadcastContext::dispatching);
+            Runnable exit = BroadcastContext.enter(carried);
             sink.incrementAndGet();
-            BroadcastMdc.exit();
+            exit.run();
         };
         MDC.clear();
         measure(report, "bare call (baseline)", sink::incrementAndGet);

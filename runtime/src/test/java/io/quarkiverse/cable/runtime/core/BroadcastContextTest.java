@@ -22,7 +22,7 @@ import io.smallrye.config.SmallRyeConfigBuilder;
  * entries of an earlier message, not those the listener added itself, not those its drain thread inherited from the
  * thread that started it (the log manager's MDC is inheritable), not even after a listener that threw.
  */
-class BroadcastMdcTest {
+class BroadcastContextTest {
 
     private static final long WAIT_SECONDS = 60;
 
@@ -93,7 +93,7 @@ class BroadcastMdcTest {
             reported.countDown();
         });
         MDC.put("request", "r1");
-        BroadcastMdc.whileDispatching(BroadcastMdc.capture(),
+        BroadcastContext.whileDispatching(BroadcastContext.capture(),
                 () -> mailbox.offer(new CableMessage(1, "orders", "one".getBytes(StandardCharsets.UTF_8), false)));
         assertThat(reported.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
         assertThat(atReport.get("one")).isEmpty();
