@@ -18,7 +18,8 @@ public class Note extends PanacheEntity {
     public Instant postedAt;
 
     public static List<Note> ofTeam(String team) {
-        return list("team = ?1 order by id", team);
+        // Not by id: each instance allocates ids in blocks of its own, so ids do not follow the posting order.
+        return list("team = ?1 order by postedAt, id", team);
     }
 
     /** What the board's pages and clients see of a note (also its JSON in a broadcast). */

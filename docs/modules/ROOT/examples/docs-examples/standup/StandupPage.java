@@ -1,5 +1,8 @@
 package io.quarkiverse.cable.examples.standup;
 
+// Outside the snippet: the tutorial's reader has Sessions in the same package as this page.
+import io.quarkiverse.cable.examples.Sessions;
+
 // tag::page[]
 import java.net.URI;
 import java.util.Optional;
@@ -19,8 +22,6 @@ import org.jboss.resteasy.reactive.RestQuery;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.StreamPosition;
-import io.quarkiverse.cable.TurboStreams;
-import io.quarkiverse.cable.examples.Sessions;
 
 @Path("/standup")
 public class StandupPage {
@@ -48,10 +49,16 @@ public class StandupPage {
     public String board(@RestPath String team) {
         Optional<StreamPosition> cursor = cable.position(Standup.channel(team));     // the cursor first,
         String notes = Note.ofTeam(team).stream()                                    // then the data
-                .map(note -> "<li>" + TurboStreams.escape(note.author + ": " + note.text) + "</li>")
+                .map(note -> "<li>" + escape(note.author + ": " + note.text) + "</li>")
                 .collect(Collectors.joining());
-        return PAGE.replace("{team}", TurboStreams.escape(team)).replace("{cursor}", StreamPosition.cursor(cursor))
+        return PAGE.replace("{team}", escape(team)).replace("{cursor}", StreamPosition.cursor(cursor))
                 .replace("{notes}", notes);
+    }
+
+    /** Text for HTML content and attribute values. */
+    private static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
+                .replace("'", "&#39;");
     }
 
     private static final String PAGE = """
