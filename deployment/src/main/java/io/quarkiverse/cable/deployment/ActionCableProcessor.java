@@ -15,6 +15,7 @@ import org.jboss.jandex.AnnotationTarget;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
+import org.jboss.jandex.Type;
 
 import io.quarkiverse.cable.CableChannel;
 import io.quarkiverse.cable.ChannelHandler;
@@ -210,14 +211,32 @@ class ActionCableProcessor {
         // The extension's own classes (the Turbo channel, the producer) do not make an application a Turbo user, nor
         // do classes left out of this build (@IfBuildProfile and its siblings: a demo's signing endpoint in dev and
         // test builds only needs no key in production).
+        // A user holds a TurboStreams (a field, an injected parameter, an Instance<TurboStreams>): a class that only
+        // calls its static helpers (TurboStreams.escape) or reads its constants signs nothing and needs no key.
         boolean turboUsed = combined.getIndex().getKnownUsers(TURBO_STREAMS).stream()
                 .filter(user -> !exclusions.isExcluded(user))
-                .anyMatch(user -> !user.name().toString().startsWith("io.quarkiverse.cable.runtime."));
+                .filter(user -> !user.name().toString().startsWith("io.quarkiverse.cable.runtime."))
+                .anyMatch(ActionCableProcessor::holdsTurboStreams);
         return SyntheticBeanBuildItem.configure(CHANNEL_REGISTRY)
                 .scope(Singleton.class)
                 .unremovable()
                 .supplier(recorder.registry(classes, actions, turboUsed))
                 .done();
+    }
+
+    /** Whether {@code user} declares a field or a parameter whose type is, or is parameterized with, TurboStreams. */
+    private static boolean holdsTurboStreams(ClassInfo user) {
+        return user.fields().stream().anyMatch(field -> mentionsTurboStreams(field.type()))
+                || user.methods().stream().flatMap(method -> method.parameterTypes().stream())
+                        .anyMatch(ActionCableProcessor::mentionsTurboStreams);
+    }
+
+    private static boolean mentionsTurboStreams(Type type) {
+        if (type.name().equals(TURBO_STREAMS)) {
+            return true;
+        }
+        return type.kind() == Type.Kind.PARAMETERIZED_TYPE
+                && type.asParameterizedType().arguments().stream().anyMatch(ActionCableProcessor::mentionsTurboStreams);
     }
 
     /**
