@@ -37,6 +37,9 @@ import io.smallrye.mutiny.Multi;
  * <li>A stream with more than {@code quarkus.cable.sse.max-pending-bytes} of events waiting for its client, or with
  * events waiting and none written for {@code quarkus.cable.websocket.stall-timeout}, is closed as too slow (its
  * connection is reset); the browser reconnects with {@code Last-Event-ID} and resumes exactly.</li>
+ * <li>Every stream ends after at most {@code quarkus.cable.sse.max-stream-duration} (2 minutes by default) as a
+ * complete response; the browser reconnects with {@code Last-Event-ID} and resumes exactly, and a client that vanished
+ * without closing, which does not come back, is let go (its presence leaves a TTL later).</li>
  * </ul>
  */
 public interface CableEventStream {

@@ -267,13 +267,27 @@ public interface CableRuntimeConfig {
          * How long an SSE stream may go without writing anything before the cable writes a heartbeat (an SSE comment
          * line, which `EventSource` ignores). It keeps proxies and load balancers from closing a quiet stream as
          * idle, and it gives the network something to deliver: a client that vanished without closing (a laptop
-         * lid, a network switch) is noticed when TCP gives up delivering a heartbeat, or when heartbeats cannot be
-         * written for `websocket.stall-timeout`, and its presence then leaves when `quarkus.cable.presence.ttl`
-         * ends. SSE has no way back from the client, so there is no pong deadline: the Liveness section of the
-         * WebSockets page gives the bounds. `0` turns heartbeats off.
+         * lid, a network switch) whose heartbeats cannot be written for `websocket.stall-timeout` is closed as
+         * stalled. SSE has no way back from the client, so there is no pong deadline: a client that vanished behind
+         * a proxy that still takes the bytes is noticed by `max-stream-duration`. `0` turns heartbeats off.
          */
         @WithDefault("10s")
         Duration heartbeatInterval();
+
+        /**
+         * The longest one SSE response lasts. The cable then ends it as a complete response (no error, nothing
+         * logged), `EventSource` reconnects by itself with `Last-Event-ID` and the new stream replays exactly what
+         * the client had not received; a presence member's session is handed to `quarkus.cable.presence.ttl`, so a
+         * client that comes back within it is never seen to leave, and one that vanished without closing (a proxy
+         * that stopped forwarding still takes the heartbeats, so nothing stalls) leaves at most this plus the TTL
+         * after it vanished: 2 min 16 s with the defaults, instead of TCP's retransmission limit (about 15 minutes).
+         * Each stream ends at a random point in the last quarter of the duration, so the streams opened together
+         * (a node's restart) do not all reconnect together. Counted as `cable.sse.max.duration.ends`. No `retry:`
+         * hint is sent: it would also pace the reconnects after a crash or an outage, which the browsers' own
+         * delay (3 to 5 s) keeps gentle. `0` lets a stream last as long as its client (or TCP) keeps it.
+         */
+        @WithDefault("2m")
+        Duration maxStreamDuration();
     }
 
     /**

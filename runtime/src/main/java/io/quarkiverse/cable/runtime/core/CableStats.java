@@ -98,6 +98,7 @@ public final class CableStats implements TransportCounters {
     private final LongAdder historyReads = new LongAdder();
     private final LongAdder replaysCoalesced = new LongAdder();
     private final LongAdder sseSlowConsumers = new LongAdder();
+    private final LongAdder sseMaxDurationEnds = new LongAdder();
     private final LongAdder disconnectCommands = new LongAdder();
     private final LongAdder remotelyDisconnected = new LongAdder();
     private final LongAdder identityChanges = new LongAdder();
@@ -175,6 +176,10 @@ public final class CableStats implements TransportCounters {
         sseSlowConsumers.increment();
     }
 
+    public void sseMaxDurationEnd() {
+        sseMaxDurationEnds.increment();
+    }
+
     public long historyReads() {
         return historyReads.sum();
     }
@@ -240,6 +245,11 @@ public final class CableStats implements TransportCounters {
 
     public long sseSlowConsumers() {
         return sseSlowConsumers.sum();
+    }
+
+    /** SSE streams the cable ended because they lasted {@code sse.max-stream-duration}. */
+    public long sseMaxDurationEnds() {
+        return sseMaxDurationEnds.sum();
     }
 
     public long replayFailures() {

@@ -93,6 +93,9 @@ class CableMetrics {
         counter("cable.sse.slow.consumer.disconnects",
                 "SSE streams closed as too slow: over sse.max-pending-bytes, or stalled for websocket.stall-timeout",
                 stats, CableStats::sseSlowConsumers);
+        counter("cable.sse.max.duration.ends", "SSE streams ended (a complete response) because they lasted"
+                + " quarkus.cable.sse.max-stream-duration; their clients reconnect with Last-Event-ID", stats,
+                CableStats::sseMaxDurationEnds);
         // The application's figures: the cable's own readers (disconnect commands, whispers, presence events) run on
         // every node from startup, and counting them made an idle node report 3 channels and 3 subscribers.
         Gauge.builder("cable.channels", observability, o -> o.engine().applicationChannelCount())

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 
 import jakarta.ws.rs.NotAuthorizedException;
 import jakarta.ws.rs.core.Response;
@@ -111,14 +112,7 @@ final class EventStreams {
                 return;
             }
             subscription = started;
-            long expiresAtNanos = expiresAt == null ? 0
-                    : System.nanoTime() + Duration.between(Instant.now(), expiresAt).toNanos();
-            // Expired: the stream ends as a closed subscription does (the response completes); the EventSource
-            // reconnects with Last-Event-ID, is authenticated again and misses nothing.
-            watched = StreamWatch.watch(outbox, () -> started.end(new CableException.SlowConsumer(channel,
-                    "no SSE event written for " + settings.stallTimeoutNanos() / 1_000_000
-                            + " ms (quarkus.cable.websocket.stall-timeout)")),
-                    expiresAtNanos, expiresAt == null ? null : started::close);
+            watched = watch(started);
             if (member != null) {
                 presence = new SsePresence(engine, channel, member, this::offerOrEnd);
                 presence.start();
@@ -136,6 +130,44 @@ final class EventStreams {
             if (outbox.isDone()) {
                 // Cancelled while the subscription was being made.
                 started.close();
+            }
+        }
+
+        /**
+         * Watches the stream: it stalls as a slow consumer, and it ends when its credentials expire or when it has
+         * lasted its share of {@code sse.max-stream-duration}, whichever comes first. Ended, the response completes
+         * (nothing is logged, nothing failed); the EventSource reconnects with Last-Event-ID, is authenticated again,
+         * misses nothing, and its presence, handed to the TTL meanwhile, never leaves. A client that vanished does not
+         * come back, and leaves.
+         */
+        private StreamWatch.Watched watch(LocalSubscription started) {
+            long now = System.nanoTime();
+            long lifetime = settings.streamLifetimeNanos(ThreadLocalRandom.current());
+            long credentialsLeft = expiresAt == null ? Long.MAX_VALUE
+                    : Duration.between(Instant.now(), expiresAt).toNanos();
+            long endsAt = 0;
+            Runnable onEnd = null;
+            if (lifetime > 0 && lifetime < credentialsLeft) {
+                endsAt = now + lifetime;
+                onEnd = () -> {
+                    engine.stats().sseMaxDurationEnd();
+                    started.close();
+                };
+            } else if (expiresAt != null) {
+                endsAt = now + credentialsLeft;
+                onEnd = started::close;
+            }
+            return StreamWatch.watch(outbox, () -> stalled(started), endsAt, onEnd);
+        }
+
+        private void stalled(LocalSubscription started) {
+            CableException.SlowConsumer reason = new CableException.SlowConsumer(channel, "no SSE event written for "
+                    + settings.stallTimeoutNanos() / 1_000_000 + " ms (quarkus.cable.websocket.stall-timeout)");
+            if (started.isOpen()) {
+                started.end(reason);
+            } else {
+                // Ended already (its time was up), and the client does not take the end's last events either.
+                slow(reason);
             }
         }
 

@@ -1,5 +1,7 @@
 package io.quarkiverse.cable.runtime.sse;
 
+import java.util.random.RandomGenerator;
+
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 
 /**
@@ -8,11 +10,27 @@ import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
  * @param maxPendingBytes the most bytes (event characters) a stream may have waiting for its client
  * @param stallTimeoutNanos how long a stream with events waiting may go without writing one
  * @param heartbeatNanos how long a stream may go without writing anything before a heartbeat is queued; 0: never
+ * @param maxStreamNanos the longest a stream lasts before the cable ends it and its client reconnects; 0: no limit
  */
-record SseSettings(long maxPendingBytes, long stallTimeoutNanos, long heartbeatNanos) {
+record SseSettings(long maxPendingBytes, long stallTimeoutNanos, long heartbeatNanos, long maxStreamNanos) {
 
     public static SseSettings from(CableRuntimeConfig config) {
         return new SseSettings(config.sse().maxPendingBytes().asLongValue(),
-                config.websocket().stallTimeout().toNanos(), config.sse().heartbeatInterval().toNanos());
+                config.websocket().stallTimeout().toNanos(), config.sse().heartbeatInterval().toNanos(),
+                config.sse().maxStreamDuration().toNanos());
+    }
+
+    /**
+     * How long a stream starting now lasts, or 0 when streams have no limit: a random point in the last quarter of the
+     * limit, so that streams opened in the same second (every client of a node that restarted) end spread over a
+     * quarter of it and their reconnects, each a request and a history read, do not arrive together; the next round
+     * spreads further. Never over the limit, so the limit is the documented bound.
+     */
+    long streamLifetimeNanos(RandomGenerator random) {
+        if (maxStreamNanos <= 0) {
+            return 0;
+        }
+        long spread = maxStreamNanos / 4;
+        return maxStreamNanos - (spread <= 0 ? 0 : random.nextLong(spread + 1));
     }
 }

@@ -9,19 +9,34 @@ import io.quarkiverse.cable.spi.CableThreads;
 
 /**
  * Looks at every open SSE stream four times a second: hands the stalled ones (events waiting, none written for the
- * stall timeout) and the ones whose credentials expired to their handlers, so a client that stopped reading after its
- * last event is closed without waiting for another broadcast that may never come, and queues a heartbeat on the quiet
- * ones (nothing written for the heartbeat interval), so that a client that vanished has something the network must
- * deliver: a heartbeat that cannot be written stalls the stream like any event. One daemon thread for the process,
- * started with the first stream; a look at a stream with nothing waiting is two comparisons.
+ * stall timeout) to their handlers, so a client that stopped reading after its last event is closed without waiting
+ * for another broadcast that may never come; ends the ones whose time is up (their credentials expired, or they
+ * lasted {@code sse.max-stream-duration}); and queues a heartbeat on the quiet ones (nothing written for the heartbeat
+ * interval), so that a client that vanished has something the network must deliver: a heartbeat that cannot be
+ * written stalls the stream like any event. One daemon thread for the process, started with the first stream; a look
+ * at a stream with nothing waiting is a few comparisons.
  */
 final class StreamWatch {
 
     /**
-     * A stream being watched, what to do when it stalls, and when its credentials expire ({@code System.nanoTime()}
-     * scale) with what to do then ({@code onExpiry} null: they never do).
+     * A stream being watched, what to do when it stalls, and when its time is up ({@code System.nanoTime()} scale)
+     * with what to do then ({@code onEnd} null: never). An ended stream stays watched until its last events are
+     * written: an end its client does not take stalls like any event, and is reset.
      */
-    record Watched(SseOutbox outbox, Runnable onStall, long expiresAtNanos, Runnable onExpiry) {
+    static final class Watched {
+        final SseOutbox outbox;
+        final Runnable onStall;
+        final long endsAtNanos;
+        final Runnable onEnd;
+        /** Read and written by the watch's thread only. */
+        private boolean ended;
+
+        Watched(SseOutbox outbox, Runnable onStall, long endsAtNanos, Runnable onEnd) {
+            this.outbox = outbox;
+            this.onStall = onStall;
+            this.endsAtNanos = endsAtNanos;
+            this.onEnd = onEnd;
+        }
     }
 
     private static final long PERIOD_MILLIS = 250;
@@ -31,8 +46,8 @@ final class StreamWatch {
     private StreamWatch() {
     }
 
-    static Watched watch(SseOutbox outbox, Runnable onStall, long expiresAtNanos, Runnable onExpiry) {
-        Watched watched = new Watched(outbox, onStall, expiresAtNanos, onExpiry);
+    static Watched watch(SseOutbox outbox, Runnable onStall, long endsAtNanos, Runnable onEnd) {
+        Watched watched = new Watched(outbox, onStall, endsAtNanos, onEnd);
         WATCHED.add(watched);
         if (timer == null) {
             start();
@@ -57,17 +72,17 @@ final class StreamWatch {
         long now = System.nanoTime();
         for (Watched watched : WATCHED) {
             try {
-                if (watched.outbox().isDone()) {
+                if (watched.outbox.isDone()) {
                     WATCHED.remove(watched);
-                } else if (watched.outbox().stalled(now)) {
+                } else if (watched.outbox.stalled(now)) {
                     WATCHED.remove(watched);
-                    watched.onStall().run();
-                } else if (watched.onExpiry() != null && now - watched.expiresAtNanos() >= 0) {
-                    WATCHED.remove(watched);
-                    watched.onExpiry().run();
-                } else if (watched.outbox().quiet(now)) {
+                    watched.onStall.run();
+                } else if (!watched.ended && watched.onEnd != null && now - watched.endsAtNanos >= 0) {
+                    watched.ended = true;
+                    watched.onEnd.run();
+                } else if (watched.outbox.quiet(now)) {
                     // Over the byte bound the offer is refused, and then the stream is anything but quiet.
-                    watched.outbox().offer(TextEvent.HEARTBEAT);
+                    watched.outbox.offer(TextEvent.HEARTBEAT);
                 }
             } catch (RuntimeException e) {
                 // One stream's failure must not stop the watch of the others.

@@ -24,7 +24,7 @@ class SseOutboxHeartbeatTest {
     private Flow.Subscription subscription;
 
     private SseOutbox subscribed(long heartbeatNanos) {
-        SseOutbox outbox = new SseOutbox(new SseSettings(1 << 20, 5 * SECOND, heartbeatNanos), new SseOutbox.Lifecycle() {
+        SseOutbox outbox = new SseOutbox(new SseSettings(1 << 20, 5 * SECOND, heartbeatNanos, 0), new SseOutbox.Lifecycle() {
             @Override
             public void started(SseOutbox self) {
             }
