@@ -16,7 +16,7 @@
 # on 2 nodes without and with the neighbour ping-ponging flat out beside it.
 #
 #   bench/run-notify-neighbour.sh           3 rounds, 6 s windows, N = 10, 100, 1000, nodes 1, 2, 4
-#                                           -> bench/results/notify-neighbour/summary.md (RUNTIME_FULL)
+#                                           -> bench/results/notify-neighbour/summary.md (12 minutes on a busy 2-core machine)
 #   bench/run-notify-neighbour.sh --smoke   1 round, 1 s windows, N = 10, 1 node under load; fails on a lost
 #                                           round trip or a missing delivery (about a minute after the builds)
 #                                           -> bench/results/notify-neighbour-smoke/summary.md (not kept)
