@@ -49,7 +49,7 @@ import io.smallrye.mutiny.subscription.Cancellable;
  * {@code Last-Event-ID}) loses, repeats and reorders nothing across the ends, and its presence never flickers; the end
  * is a complete response, nothing logged. src/test/js/sse-stream-duration.test.js does the same in Chromium.
  */
-@OncePerServer
+@DatabaseIndependent
 @QuarkusTest
 @TestProfile(SseStreamDurationTest.ShortStreams.class)
 class SseStreamDurationTest {
