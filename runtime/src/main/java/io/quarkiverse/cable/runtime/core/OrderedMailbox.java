@@ -45,7 +45,7 @@ final class OrderedMailbox implements Delivery {
             size.decrementAndGet();
             return false;
         }
-        // On the broadcasting thread when the delivery is in-process: the broadcast's log MDC, else null.
+        // On the broadcasting thread when the delivery is in-process: the broadcast's MDC and trace, else null.
         BroadcastContext carried = BroadcastContext.dispatching();
         executor.execute(() -> {
             size.decrementAndGet();
@@ -64,7 +64,7 @@ final class OrderedMailbox implements Delivery {
 
     private void deliver(CableMessage message, BroadcastContext carried) {
         try {
-            // A request context of its own per message, no identity (a broadcast carries none), its MDC if any.
+            // A request context of its own per message, no identity (a broadcast carries none), its MDC and trace.
             CallbackContext.runCarrying(carried, () -> listener.onMessage(message));
         } catch (Throwable e) {
             // Checked exceptions thrown sneakily and Errors too: the failure names the message it happened on.
