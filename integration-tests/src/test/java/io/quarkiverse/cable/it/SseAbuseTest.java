@@ -227,6 +227,170 @@ class SseAbuseTest {
         }
     }
 
+    /** The default of quarkus.cable.history.max-replay-bytes-in-flight, which this suite leaves as it is. */
+    static final long REPLAY_BUDGET = 64L * 1024 * 1024;
+    /** Issue 45's bound for the cases that came with it: a healthy baseline under 100 ms counts as 100 ms. */
+    static final double STORM_FLOOR_MILLIS = 100;
+
+    /**
+     * Issue 45, item 1: 300 concurrent requests with {@code Last-Event-ID: 0} on a channel of 1,000 stored messages
+     * of about 1.9 KB, each reading all it is sent. Every one used to be served the whole replay (552 MiB at once,
+     * with no bound for the node) and the healthy client's p99 went from about 20 ms to 3.7 s. Now the node's replay
+     * budget admits what fits in 64 MiB of replays in flight and refuses the rest as busy (a 503 before anything is
+     * read, or the {@code cable-history-lost} event once the read finds the budget full), and the healthy client
+     * keeps its p99 within three times its baseline (floor 100 ms).
+     */
+    @Test
+    void aStormOfWholeReplaysIsBoundedByTheNodesReplayBudget() throws Exception {
+        String stored = Channels.unique("sse-budget");
+        String filler = "z".repeat(1900);
+        for (int from = 0; from < 1000; from += 200) {
+            List<CompletableFuture<Void>> commits = new ArrayList<>();
+            for (int i = from; i < from + 200; i++) {
+                commits.add(cable.broadcast(stored, "stored " + i + " " + filler).toCompletableFuture());
+            }
+            CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        }
+        String live = Channels.unique("sse-budget-healthy");
+        int subscribers = engine.subscriberCount();
+        long overBefore = engine.stats().replaysOverBudget();
+        long servedBefore = engine.stats().replaysServed();
+        long busyBefore = engine.stats().replaysRejected(Reason.BUSY);
+        long readsBefore = engine.stats().historyReads();
+        long coalescedBefore = engine.stats().replaysCoalesced();
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        try (HealthyClient healthy = new HealthyClient(live)) {
+            waitForSubscribers(subscribers + 1);
+            healthy.awaitEvents(1); // cable-subscribed
+            long baseline = pingP99(healthy, live, 100);
+            long heapBefore = usedHeapAfterGc(memory);
+
+            int attackers = 300;
+            List<StormReader> storm = new ArrayList<>();
+            AtomicBoolean sampling = new AtomicBoolean(true);
+            long[] mostInFlight = new long[1];
+            Thread sampler = Thread.ofPlatform().daemon().start(() -> {
+                while (sampling.get()) {
+                    mostInFlight[0] = Math.max(mostInFlight[0], engine.replayBytesInFlight());
+                    LockSupportPark.millis(2);
+                }
+            });
+            try {
+                for (int i = 0; i < attackers; i++) {
+                    storm.add(new StormReader(RawHttpStream.sse(base, "/events/" + stored, "0", 0)));
+                }
+                long underAttack = pingP99(healthy, live, 100);
+                // Heap after GC with the storm still connected, some of it still reading its replay.
+                long heapGrowth = usedHeapAfterGc(memory) - heapBefore;
+
+                // Every attacker was answered: its status, and for a 200 its whole replay or the busy event.
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                while (storm.stream().anyMatch(reader -> !reader.answered()) && System.nanoTime() < deadline) {
+                    LockSupportPark.millis(20);
+                }
+                sampling.set(false);
+                sampler.join(10_000);
+                long refused503 = storm.stream().filter(reader -> reader.status == 503).count();
+                long refusedBusy = storm.stream().filter(reader -> reader.busy).count();
+                long replayed = storm.stream().filter(reader -> reader.replayed).count();
+                long unanswered = storm.stream().filter(reader -> !reader.answered()).count();
+                long bytesRead = storm.stream().mapToLong(reader -> reader.bytes).sum();
+                System.out.printf(java.util.Locale.ROOT, "SSE replay budget storm: healthy p99 baseline %.1f ms, under"
+                        + " %d whole replays %.1f ms; %d replayed, %d refused 503, %d refused busy (event), %d"
+                        + " unanswered; %.1f MiB read by the storm; most replay bytes in flight %.1f MiB; heap"
+                        + " +%.1f MiB after GC; %d history reads, %d coalesced%n", baseline / 1e6, attackers,
+                        underAttack / 1e6, replayed, refused503, refusedBusy, unanswered, bytesRead / 1048576.0,
+                        mostInFlight[0] / 1048576.0, heapGrowth / 1048576.0,
+                        engine.stats().historyReads() - readsBefore,
+                        engine.stats().replaysCoalesced() - coalescedBefore);
+
+                assertThat(unanswered).as("attackers neither replayed nor refused").isZero();
+                assertThat(replayed + refused503 + refusedBusy).isEqualTo(attackers);
+                assertThat(refused503 + refusedBusy).as("requests beyond the node's replay budget refused as busy")
+                        .isPositive();
+                assertThat(engine.stats().replaysOverBudget() - overBefore).as("cable.history.replays.over.budget")
+                        .isEqualTo(refused503 + refusedBusy);
+                assertThat(engine.stats().replaysRejected(Reason.BUSY) - busyBefore)
+                        .isGreaterThanOrEqualTo(refused503 + refusedBusy);
+                assertThat(engine.stats().replaysServed() - servedBefore).isGreaterThanOrEqualTo(replayed);
+                assertThat(mostInFlight[0]).as("replay bytes in flight on the node").isLessThanOrEqualTo(REPLAY_BUDGET);
+                // What the storm may hold: the budget's replays (each message once as stored bytes, once as the text
+                // its event is built from) and, per stream, its state and a few events; plus 10%.
+                long heapBound = (long) ((2 * REPLAY_BUDGET + attackers * 64 * 1024L) * 1.1);
+                assertThat(heapGrowth).as("heap growth under the storm").isLessThanOrEqualTo(heapBound);
+                assertThat(healthy.ended).as("the healthy client is never closed").isFalse();
+                assertThat(underAttack / 1e6).as("healthy p99 under the storm, baseline %.1f ms (floor %.0f ms)",
+                        baseline / 1e6, STORM_FLOOR_MILLIS)
+                        .isLessThanOrEqualTo(3 * Math.max(baseline / 1e6, STORM_FLOOR_MILLIS));
+            } finally {
+                sampling.set(false);
+                storm.forEach(StormReader::close);
+            }
+            // Every replay's share came back once the storm was gone.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while ((engine.replayBytesInFlight() > 0 || engine.replaysInFlight() > 0) && System.nanoTime() < deadline) {
+                LockSupportPark.millis(10);
+            }
+            assertThat(engine.replayBytesInFlight()).as("replay bytes in flight after the storm").isZero();
+            assertThat(engine.replaysInFlight()).as("replays in flight after the storm").isZero();
+        }
+    }
+
+    /**
+     * One attacker of the replay storm, reading everything it is sent on a virtual thread: its status, whether it got
+     * the busy event, and whether it got its whole replay (the last stored message's event).
+     */
+    static final class StormReader {
+        final RawHttpStream stream;
+        volatile int status;
+        volatile boolean busy;
+        volatile boolean replayed;
+        volatile boolean ended;
+        volatile long bytes;
+
+        StormReader(RawHttpStream stream) {
+            this.stream = stream;
+            Thread.ofVirtual().start(this::read);
+        }
+
+        boolean answered() {
+            return status == 503 || busy || replayed;
+        }
+
+        private void read() {
+            byte[] buffer = new byte[64 * 1024];
+            // The tail of what was read, so a marker split across two reads is still found.
+            StringBuilder window = new StringBuilder();
+            try {
+                int n;
+                while ((n = stream.in.read(buffer)) >= 0) {
+                    bytes += n;
+                    window.append(new String(buffer, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1));
+                    if (status == 0 && window.length() >= 12) {
+                        status = Integer.parseInt(window.substring(9, 12));
+                    }
+                    if (window.indexOf("cable-history-lost") >= 0 && window.indexOf("busy") >= 0) {
+                        busy = true;
+                    }
+                    if (window.indexOf("stored 999 ") >= 0) {
+                        replayed = true;
+                    }
+                    if (window.length() > 4096) {
+                        window.delete(0, window.length() - 4096);
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // closed by the test or reset
+            } finally {
+                ended = true;
+            }
+        }
+
+        void close() {
+            stream.close();
+        }
+    }
+
     @Test
     void stalledReadersAreDisconnectedWithinTheStallTimeoutHoldingNoMoreThanTheirBound() throws Exception {
         String channel = Channels.unique("sse-stalled");

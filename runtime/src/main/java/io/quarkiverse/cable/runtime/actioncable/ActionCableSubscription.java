@@ -19,6 +19,7 @@ import io.quarkiverse.cable.runtime.core.EncodedFrames;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.PresenceEvents;
+import io.quarkiverse.cable.runtime.core.ReplayLease;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
@@ -79,13 +80,19 @@ class ActionCableSubscription implements ChannelSubscription {
         this.history = history;
         this.recovery = history == null ? null : new GroupRecovery(new GroupRecovery.Answer() {
             @Override
-            public void replayed(List<CableMessage> replay) {
+            public void replayed(List<CableMessage> replay, ReplayLease lease) {
                 // After the confirmation (the group answers once the protocol confirmed). Paced by the connection's
                 // byte bound: each frame is made when there is room for it, so a long replay to a client that stops
-                // reading holds a bounded part of it, and live frames wait behind it in order.
-                outbox.sendPaced(Stream.concat(
-                        replay.stream().map(message -> (Object) Frames.extendedBroadcast(encodedIdentifier, message)),
-                        Stream.of(Frames.confirmHistory(encodedIdentifier))).iterator());
+                // reading holds a bounded part of it, and live frames wait behind it in order. Each frame made gives
+                // its message's share of the node's replay budget back; the last one closes the lease (a connection
+                // that closes first ends the streams, which closes it).
+                outbox.sendPaced(Stream.concat(replay.stream().map(message -> {
+                    lease.written(message);
+                    return (Object) Frames.extendedBroadcast(encodedIdentifier, message);
+                }), Stream.of(Frames.confirmHistory(encodedIdentifier)).map(confirm -> {
+                    lease.close();
+                    return (Object) confirm;
+                })).iterator());
             }
 
             @Override
@@ -437,10 +444,15 @@ class ActionCableSubscription implements ChannelSubscription {
         if (cursorRecovery == null) {
             cursorRecovery = new GroupRecovery(new GroupRecovery.Answer() {
                 @Override
-                public void replayed(List<CableMessage> replay) {
-                    for (CableMessage message : replay) {
-                        deliver(extended ? Frames.extendedBroadcast(encodedIdentifier, message)
-                                : Frames.broadcast(encodedIdentifier, message));
+                public void replayed(List<CableMessage> replay, ReplayLease lease) {
+                    // Queued at once under the connection's own byte bound: the budget's share goes back with it.
+                    try {
+                        for (CableMessage message : replay) {
+                            deliver(extended ? Frames.extendedBroadcast(encodedIdentifier, message)
+                                    : Frames.broadcast(encodedIdentifier, message));
+                        }
+                    } finally {
+                        lease.close();
                     }
                 }
 

@@ -8,6 +8,7 @@ import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.RecoveryOutcome;
+import io.quarkiverse.cable.runtime.core.ReplayLease;
 import io.quarkiverse.cable.spi.Replay;
 
 /**
@@ -23,8 +24,11 @@ final class GroupRecovery {
 
     /** Where the group's answer goes; called once, under the group's lock, before any held live message. */
     public interface Answer {
-        /** The whole history of every stream (in id order), then the confirmation. */
-        void replayed(List<CableMessage> replay);
+        /**
+         * The whole history of every stream (in id order), then the confirmation; {@code lease} is the streams'
+         * share of the node's replay budget, to report each message handed to the socket and to close once written.
+         */
+        void replayed(List<CableMessage> replay, ReplayLease lease);
 
         /** At least one stream's history is not all there (or could not be read): nothing is replayed. */
         void refused(String reason);
@@ -68,18 +72,22 @@ final class GroupRecovery {
         finished = true;
         String refusal = null;
         List<CableMessage> replay = new ArrayList<>();
+        List<ReplayLease> leases = new ArrayList<>();
         for (Member member : members) {
             if (member.refusal != null) {
                 refusal = refusal == null ? member.refusal : refusal;
             } else {
                 replay.addAll(member.replay);
+                leases.add(member.lease);
             }
         }
         if (refusal != null) {
+            // Nothing is replayed: what the other streams took of the node's budget goes back now.
+            leases.forEach(ReplayLease::close);
             answer.refused(refusal);
         } else {
             replay.sort(Comparator.comparingLong(CableMessage::id));
-            answer.replayed(replay);
+            answer.replayed(replay, ReplayLease.all(leases));
         }
         for (Member member : members) {
             if (member.subscription != null) {
@@ -94,6 +102,7 @@ final class GroupRecovery {
         LocalSubscription subscription;
         boolean reported;
         List<CableMessage> replay = List.of();
+        ReplayLease lease = ReplayLease.NONE;
         String refusal;
 
         @Override
@@ -108,8 +117,14 @@ final class GroupRecovery {
 
         @Override
         public void replayed(Replay result) {
+            replayed(result, ReplayLease.NONE);
+        }
+
+        @Override
+        public void replayed(Replay result, ReplayLease taken) {
             synchronized (GroupRecovery.this) {
                 replay = result.messages();
+                lease = taken;
                 reported = true;
             }
             report();

@@ -67,6 +67,8 @@ final class CableConfigCheck {
         positive("quarkus.cable.history.queue-timeout", config.history().queueTimeout());
         atLeastOne("quarkus.cable.history.max-replays-per-connection", config.history().maxReplaysPerConnection());
         atLeastOne("quarkus.cable.history.page-size", config.history().pageSize());
+        atLeastOne("quarkus.cable.history.max-replay-bytes-in-flight", config.history().maxReplayBytesInFlight());
+        atLeastOne("quarkus.cable.history.max-replays-in-flight", config.history().maxReplaysInFlight());
         if (config.presence().ttl().toMillis() < 100) {
             throw invalid("quarkus.cable.presence.ttl", config.presence().ttl(), "must be at least 100ms");
         }

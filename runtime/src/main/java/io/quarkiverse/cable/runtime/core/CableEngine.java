@@ -53,6 +53,8 @@ public final class CableEngine implements Cable {
     private volatile TransactionalBroadcasts transactions;
     private final HistorySettings historySettings;
     private final int replaysPerConnection;
+    /** The node's bound on client replays in flight, every front end's together. */
+    private final ReplayBudget replayBudget;
     private final StorePresence presence;
     private final EngineIdentities identities;
     /** Whether a broadcast's log MDC can reach a listener: only when the transport dispatches on the sending thread. */
@@ -65,6 +67,8 @@ public final class CableEngine implements Cable {
         this.subscriberBuffer = config.subscriberBuffer();
         this.historySettings = HistorySettings.from(config);
         this.replaysPerConnection = config.history().maxReplaysPerConnection();
+        this.replayBudget = new ReplayBudget(config.history().maxReplayBytesInFlight().asLongValue(),
+                config.history().maxReplaysInFlight());
         this.transport = transport.create(subscribers, stats);
         this.carriesContext = this.transport.dispatchesOnSend();
         this.identities = new EngineIdentities(this);
@@ -280,9 +284,41 @@ public final class CableEngine implements Cable {
         return subscription;
     }
 
-    /** A new connection's share of history steps in flight ({@code quarkus.cable.history.max-replays-per-connection}). */
+    /**
+     * A new connection's share of history steps in flight ({@code quarkus.cable.history.max-replays-per-connection});
+     * its replays draw on the node's replay budget.
+     */
     public ReplayQuota newReplayQuota() {
-        return new StepQuota(replaysPerConnection);
+        return new StepQuota(replaysPerConnection, replayBudget);
+    }
+
+    /** The quota of a client's stream that is one history step by itself (SSE): only the node's replay budget. */
+    public ReplayQuota streamReplayQuota() {
+        return new StepQuota(Integer.MAX_VALUE, replayBudget);
+    }
+
+    /**
+     * Whether a client's replay asked for now would be refused for the node's replay budget: a front end that can
+     * answer before it subscribes (SSE, with a 503) asks this first; the recovery itself still takes the budget.
+     * Counted as a replay over budget, rejected as busy, when it is.
+     */
+    public boolean replayBudgetFull() {
+        if (!replayBudget.full()) {
+            return false;
+        }
+        stats.replayOverBudget();
+        stats.replayRejected(CableException.HistoryUnavailable.Reason.BUSY);
+        return true;
+    }
+
+    /** Bytes of replayed messages admitted to clients and not yet handed to their sockets. */
+    public long replayBytesInFlight() {
+        return replayBudget.bytesInFlight();
+    }
+
+    /** Client replays in flight: between the start of their history step and the end of their writing. */
+    public long replaysInFlight() {
+        return replayBudget.replaysInFlight();
     }
 
     public HistorySettings historySettings() {

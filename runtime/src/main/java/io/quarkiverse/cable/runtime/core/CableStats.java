@@ -97,6 +97,7 @@ public final class CableStats implements TransportCounters {
     private final LongAdder replayFailures = new LongAdder();
     private final LongAdder historyReads = new LongAdder();
     private final LongAdder replaysCoalesced = new LongAdder();
+    private final LongAdder replaysOverBudget = new LongAdder();
     private final LongAdder sseSlowConsumers = new LongAdder();
     private final LongAdder sseMaxDurationEnds = new LongAdder();
     private final LongAdder disconnectCommands = new LongAdder();
@@ -146,6 +147,18 @@ public final class CableStats implements TransportCounters {
     /** A recovery refused because its history was not all there. */
     public void replayRejected(CableException.HistoryUnavailable.Reason reason) {
         replaysRejected.get(reason).increment();
+    }
+
+    /**
+     * A client's replay refused because the node's replay budget was full (history.max-replay-bytes-in-flight or
+     * max-replays-in-flight); also counted as rejected with reason {@code BUSY}.
+     */
+    public void replayOverBudget() {
+        replaysOverBudget.increment();
+    }
+
+    public long replaysOverBudget() {
+        return replaysOverBudget.sum();
     }
 
     /** A recovery whose history could not be read (database failure). */

@@ -15,6 +15,19 @@ public interface RecoveryOutcome {
      */
     void replayed(Replay replay);
 
+    /**
+     * {@link #replayed(Replay)} for a replay that holds {@code lease} of the node's replay budget: a front end that
+     * writes the replay to a client reports each message as it hands it to the socket, and closes the lease when it
+     * is done. By default the replay is handed over whole and the lease given back at once.
+     */
+    default void replayed(Replay replay, ReplayLease lease) {
+        try {
+            replayed(replay);
+        } finally {
+            lease.close();
+        }
+    }
+
     /** The history is not all there; nothing of it is replayed. */
     void unavailable(CableException.HistoryUnavailable reason);
 

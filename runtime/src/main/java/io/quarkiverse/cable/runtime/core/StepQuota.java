@@ -9,18 +9,27 @@ import io.quarkiverse.cable.spi.HistoryRequest;
 /**
  * The engine's {@link ReplayQuota}: how many history steps one connection has in flight (reading, waiting for a read,
  * or joined to another's read); a connection at its limit is refused with {@link Reason#CONNECTION_LIMIT}, so one
- * client cannot fill the node's queue of reads by itself.
+ * client cannot fill the node's queue of reads by itself. A client's quota also draws on the node's
+ * {@link ReplayBudget}; the Java API's ({@link #NONE}) does not.
  */
 final class StepQuota implements ReplayQuota {
 
     /** For subscriptions that belong to no connection (the Java API; an SSE stream is one step by itself). */
-    static final StepQuota NONE = new StepQuota(Integer.MAX_VALUE);
+    static final StepQuota NONE = new StepQuota(Integer.MAX_VALUE, null);
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private final int limit;
+    /** The node's budget this client's replays draw on; null: none (the Java API's). */
+    private final ReplayBudget budget;
 
-    StepQuota(int limit) {
+    StepQuota(int limit, ReplayBudget budget) {
         this.limit = limit;
+        this.budget = budget;
+    }
+
+    /** The node's budget of replays in flight these steps draw on, or null. */
+    ReplayBudget budget() {
+        return budget;
     }
 
     /** Takes one step; the caller must {@link #release()} it when the step reported. */

@@ -85,6 +85,13 @@ class CableMetrics {
         counter("cable.history.replays.coalesced",
                 "History steps served by an identical read already in flight, without a query of their own", stats,
                 CableStats::replaysCoalesced);
+        counter("cable.history.replays.over.budget", "Client replays refused as busy because the node's replays in"
+                + " flight filled history.max-replay-bytes-in-flight or history.max-replays-in-flight (also counted in"
+                + " cable.history.replays, rejected, busy)", stats, CableStats::replaysOverBudget);
+        Gauge.builder("cable.history.replay.bytes.in.flight", observability,
+                o -> o.engine().replayBytesInFlight())
+                .description("Bytes of replayed messages admitted to clients and not yet handed to their sockets")
+                .baseUnit("bytes").register(registry);
         counter("cable.identity.disconnect.commands",
                 "Remote disconnect commands (CableIdentities.disconnect) this node read and applied", stats,
                 CableStats::disconnectCommands);

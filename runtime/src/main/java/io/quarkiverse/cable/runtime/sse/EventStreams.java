@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 
 import jakarta.ws.rs.NotAuthorizedException;
+import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 
@@ -18,6 +19,7 @@ import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.Delivery;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.RecoveryOutcome;
+import io.quarkiverse.cable.runtime.core.ReplayLease;
 import io.quarkiverse.cable.spi.HistoryRequest;
 import io.quarkiverse.cable.spi.Replay;
 import io.smallrye.mutiny.Multi;
@@ -45,6 +47,14 @@ final class EventStreams {
             // expired credentials, but gives up on a 401 and lets the page refresh them.
             throw new NotAuthorizedException(Response.status(Response.Status.UNAUTHORIZED)
                     .entity("credentials expired").build());
+        }
+        if (asksForHistory(lastEventId) && engine.replayBudgetFull()) {
+            // Refused before anything is subscribed or read: the node's replays in flight fill its budget. Nothing
+            // was sent yet, so the answer is a status the client can retry on, a little apart from the others.
+            throw new WebApplicationException(Response.status(Response.Status.SERVICE_UNAVAILABLE)
+                    .header("Retry-After", Integer.toString(1 + ThreadLocalRandom.current().nextInt(3)))
+                    .entity("busy: the node's replays in flight fill quarkus.cable.history.max-replay-bytes-in-flight")
+                    .build());
         }
         SseStream stream = new SseStream(engine, settings, channel, lastEventId, closeConnection, expiresAt, member);
         return Multi.createFrom().publisher(stream.outbox);
@@ -105,7 +115,7 @@ final class EventStreams {
             };
             LocalSubscription started;
             try {
-                started = engine.subscribe(channel, delivery, request, limit,
+                started = engine.subscribe(channel, delivery, request, limit, engine.streamReplayQuota(),
                         begun -> outcome(engine, begun, outbox, fresh, invalid));
             } catch (CableException e) {
                 outbox.fail(e);
@@ -225,8 +235,14 @@ final class EventStreams {
         return new RecoveryOutcome() {
             @Override
             public void replayed(Replay replay) {
-                // The replay is handed over from the shared list, not copied into the stream's queue.
-                outbox.replay(replay.messages());
+                replayed(replay, ReplayLease.NONE);
+            }
+
+            @Override
+            public void replayed(Replay replay, ReplayLease lease) {
+                // The replay is handed over from the shared list, not copied into the stream's queue; its share of
+                // the node's replay budget goes back event by event as Quarkus REST takes them.
+                outbox.replay(replay.messages(), lease);
                 if (invalid) {
                     outbox.offer(lost("invalid_id", replay.position()));
                 } else if (fresh) {
@@ -264,6 +280,12 @@ final class EventStreams {
                 }
             }
         };
+    }
+
+    /** Whether {@code lastEventId} asks for a replay (not a fresh stream, not an id that cannot be read). */
+    private static boolean asksForHistory(String lastEventId) {
+        HistoryRequest parsed = parse(lastEventId);
+        return parsed != null && parsed != INVALID;
     }
 
     private static boolean refusedForLoad(CableException.HistoryUnavailable reason) {

@@ -7,6 +7,7 @@ import java.util.concurrent.Flow;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 
 import io.quarkiverse.cable.CableMessage;
+import io.quarkiverse.cable.runtime.core.ReplayLease;
 
 /**
  * What one SSE stream has waiting for its client, bounded in bytes, handed to Quarkus REST as it asks for events
@@ -20,13 +21,15 @@ import io.quarkiverse.cable.CableMessage;
  */
 final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscription {
 
-    /** A replay being handed over: the shared messages and the next one's index. */
+    /** A replay being handed over: the shared messages, the next one's index, and its share of the node's budget. */
     private static final class ReplayCursor {
         final List<CableMessage> messages;
+        final ReplayLease lease;
         int next;
 
-        ReplayCursor(List<CableMessage> messages) {
+        ReplayCursor(List<CableMessage> messages, ReplayLease lease) {
             this.messages = messages;
+            this.lease = lease;
         }
     }
 
@@ -92,16 +95,24 @@ final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscrip
         return true;
     }
 
-    /** Queues a replay (not copied), to be handed over before anything queued after it. */
-    void replay(List<CableMessage> messages) {
+    /**
+     * Queues a replay (not copied), to be handed over before anything queued after it; {@code lease} is given back
+     * message by message as they are handed over, and whole when the stream ends first.
+     */
+    void replay(List<CableMessage> messages, ReplayLease lease) {
         if (messages.isEmpty()) {
+            lease.close();
             return;
         }
         synchronized (this) {
-            if (done) {
-                return;
+            if (!done) {
+                enqueue(new ReplayCursor(messages, lease));
+                lease = null;
             }
-            enqueue(new ReplayCursor(messages));
+        }
+        if (lease != null) {
+            lease.close();
+            return;
         }
         drain();
     }
@@ -193,6 +204,13 @@ final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscrip
     }
 
     private void dropQueue() {
+        if (queue != null) {
+            for (Object item : queue) {
+                if (item instanceof ReplayCursor cursor) {
+                    cursor.lease.close();
+                }
+            }
+        }
         queue = null;
         pendingBytes = 0;
     }
@@ -254,8 +272,11 @@ final class SseOutbox implements Flow.Publisher<OutboundSseEvent>, Flow.Subscrip
         Object head = queue.peek();
         if (head instanceof ReplayCursor cursor) {
             CableMessage message = cursor.messages.get(cursor.next++);
+            // Handed to Quarkus REST, which asks for the next event once this one is written.
+            cursor.lease.written(message);
             if (cursor.next == cursor.messages.size()) {
                 queue.poll();
+                cursor.lease.close();
             }
             return SharedEvents.of(message);
         }

@@ -148,6 +148,93 @@ class RecoverySeamTest {
         subscription.close();
     }
 
+    /**
+     * A client's replay holds its share of the node's replay budget until its front end writes it; a front end that
+     * never does (a stream that failed or was cancelled mid-replay) gives it back when the subscription ends.
+     */
+    @Test
+    void aClientReplayThatIsNeverWrittenGivesItsBudgetBackWhenTheSubscriptionEnds() throws Exception {
+        CompletableFuture<ReplayLease> handed = new CompletableFuture<>();
+        LocalSubscription subscription = engine.subscribe(CHANNEL, delivery(),
+                new io.quarkiverse.cable.spi.HistoryRequest.After(new StreamPosition(EPOCH, 1)), BUFFER,
+                engine.streamReplayQuota(), started -> new Kept(handed));
+        transport.start(3);
+        assertThat(engine.replaysInFlight()).as("its place is taken before the read").isEqualTo(1);
+        transport.history.complete(new Replay(List.of(message(2), message(3)), new StreamPosition(EPOCH, 3)));
+        handed.get(60, TimeUnit.SECONDS);
+        assertThat(engine.replayBytesInFlight()).isEqualTo(2 * (2 + ReplayBudget.MESSAGE_OVERHEAD));
+
+        subscription.close();
+        subscription.closed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        assertThat(engine.replayBytesInFlight()).isZero();
+        assertThat(engine.replaysInFlight()).isZero();
+    }
+
+    /** A history read that fails gives the replay's place back. */
+    @Test
+    void aFailedClientReplayGivesItsPlaceBack() throws Exception {
+        CompletableFuture<Exception> failed = new CompletableFuture<>();
+        LocalSubscription subscription = engine.subscribe(CHANNEL, delivery(),
+                new io.quarkiverse.cable.spi.HistoryRequest.After(new StreamPosition(EPOCH, 1)), BUFFER,
+                engine.streamReplayQuota(), started -> new Kept(null) {
+                    @Override
+                    public void failed(Exception failure) {
+                        failed.complete(failure);
+                    }
+                });
+        transport.start(3);
+        transport.history.completeExceptionally(new java.sql.SQLException("connection reset"));
+        failed.get(60, TimeUnit.SECONDS);
+        assertThat(engine.replaysInFlight()).isZero();
+        assertThat(engine.replayBytesInFlight()).isZero();
+        subscription.close();
+    }
+
+    /** An outcome that keeps the lease it is handed and writes nothing: a front end whose client stopped. */
+    private static class Kept implements RecoveryOutcome {
+        private final CompletableFuture<ReplayLease> handed;
+
+        Kept(CompletableFuture<ReplayLease> handed) {
+            this.handed = handed;
+        }
+
+        @Override
+        public void replayed(Replay replay) {
+            throw new AssertionError("a client's replay comes with its lease");
+        }
+
+        @Override
+        public void replayed(Replay replay, ReplayLease lease) {
+            handed.complete(lease);
+        }
+
+        @Override
+        public void unavailable(CableException.HistoryUnavailable reason) {
+        }
+
+        @Override
+        public void failed(Exception failure) {
+        }
+    }
+
+    private Delivery delivery() {
+        return new Delivery() {
+            @Override
+            public boolean offer(CableMessage message) {
+                return true;
+            }
+
+            @Override
+            public void discard() {
+            }
+
+            @Override
+            public int limit() {
+                return BUFFER;
+            }
+        };
+    }
+
     /** A recovering subscription of {@link #CHANNEL} after position {@code after}, received into {@link #received}. */
     private Subscription recovering(long after) {
         return engine.subscribe(CHANNEL, new StreamPosition(EPOCH, after), message -> received.add(message.position()));
