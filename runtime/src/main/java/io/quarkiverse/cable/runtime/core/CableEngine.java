@@ -297,20 +297,6 @@ public final class CableEngine implements Cable {
         return new StepQuota(Integer.MAX_VALUE, replayBudget);
     }
 
-    /**
-     * Whether a client's replay asked for now would be refused for the node's replay budget: a front end that can
-     * answer before it subscribes (SSE, with a 503) asks this first; the recovery itself still takes the budget.
-     * Counted as a replay over budget, rejected as busy, when it is.
-     */
-    public boolean replayBudgetFull() {
-        if (!replayBudget.full()) {
-            return false;
-        }
-        stats.replayOverBudget();
-        stats.replayRejected(CableException.HistoryUnavailable.Reason.BUSY);
-        return true;
-    }
-
     /** Bytes of replayed messages admitted to clients and not yet handed to their sockets. */
     public long replayBytesInFlight() {
         return replayBudget.bytesInFlight();

@@ -243,9 +243,10 @@ public interface CableRuntimeConfig {
          * The most bytes of replayed messages (payload plus 64 bytes each) this node holds for its clients at once,
          * across every front end (SSE, Action Cable, the extended protocol): taken when a client's replay has been
          * read, given back as its messages are handed to the client's socket, or when its stream ends. A client's
-         * replay that finds the budget full is refused with reason `busy` (an SSE request that asks for history gets
-         * `503` with `Retry-After` before anything is read; `reject_history` on the extended protocol) and counted in
-         * `cable.history.replays.over.budget`. A single replay larger than the budget is served when it is the only
+         * replay that finds the budget full is refused with reason `busy`, before its read when the budget is full
+         * already (`reject_history` on the extended protocol, a `cable-history-lost` event with data `busy` on SSE;
+         * the subscription stays live) and counted in `cable.history.replays.over.budget`. A single replay larger than the
+         * budget is served when it is the only
          * one holding bytes. The Java API's recovering subscriptions do not draw on it.
          */
         @WithDefault("64M")
@@ -253,10 +254,11 @@ public interface CableRuntimeConfig {
 
         /**
          * The most client replays in flight on this node at once (from the start of their read to the end of their
-         * writing), across every front end; more are refused with reason `busy` as for
-         * `max-replay-bytes-in-flight`.
+         * writing), however small, across every front end; more are refused with reason `busy` as for
+         * `max-replay-bytes-in-flight`. Above `max-queued-replays` by default, so a reconnect storm of a thousand
+         * clients each missing a few messages is served whole.
          */
-        @WithDefault("256")
+        @WithDefault("2048")
         int maxReplaysInFlight();
 
         /**

@@ -48,7 +48,7 @@ final class ReplayBudget {
         return new Lease();
     }
 
-    /** Whether a replay asked for now would be refused: for a front end that can refuse before it starts anything. */
+    /** Whether a replay asked for now would be refused before its read. */
     boolean full() {
         return bytes.get() >= maxBytes || replays.get() >= maxReplays;
     }

@@ -88,7 +88,7 @@ class CableMetrics {
         counter("cable.history.replays.over.budget", "Client replays refused as busy because the node's replays in"
                 + " flight filled history.max-replay-bytes-in-flight or history.max-replays-in-flight (also counted in"
                 + " cable.history.replays, rejected, busy)", stats, CableStats::replaysOverBudget);
-        Gauge.builder("cable.history.replay.bytes.in.flight", observability,
+        Gauge.builder("cable.history.replay.in.flight", observability,
                 o -> o.engine().replayBytesInFlight())
                 .description("Bytes of replayed messages admitted to clients and not yet handed to their sockets")
                 .baseUnit("bytes").register(registry);

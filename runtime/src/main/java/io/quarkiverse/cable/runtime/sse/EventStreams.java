@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 
 import jakarta.ws.rs.NotAuthorizedException;
-import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 
@@ -47,14 +46,6 @@ final class EventStreams {
             // expired credentials, but gives up on a 401 and lets the page refresh them.
             throw new NotAuthorizedException(Response.status(Response.Status.UNAUTHORIZED)
                     .entity("credentials expired").build());
-        }
-        if (asksForHistory(lastEventId) && engine.replayBudgetFull()) {
-            // Refused before anything is subscribed or read: the node's replays in flight fill its budget. Nothing
-            // was sent yet, so the answer is a status the client can retry on, a little apart from the others.
-            throw new WebApplicationException(Response.status(Response.Status.SERVICE_UNAVAILABLE)
-                    .header("Retry-After", Integer.toString(1 + ThreadLocalRandom.current().nextInt(3)))
-                    .entity("busy: the node's replays in flight fill quarkus.cable.history.max-replay-bytes-in-flight")
-                    .build());
         }
         SseStream stream = new SseStream(engine, settings, channel, lastEventId, closeConnection, expiresAt, member);
         return Multi.createFrom().publisher(stream.outbox);
@@ -280,12 +271,6 @@ final class EventStreams {
                 }
             }
         };
-    }
-
-    /** Whether {@code lastEventId} asks for a replay (not a fresh stream, not an id that cannot be read). */
-    private static boolean asksForHistory(String lastEventId) {
-        HistoryRequest parsed = parse(lastEventId);
-        return parsed != null && parsed != INVALID;
     }
 
     private static boolean refusedForLoad(CableException.HistoryUnavailable reason) {
