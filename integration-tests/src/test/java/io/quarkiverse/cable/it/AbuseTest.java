@@ -208,6 +208,113 @@ class AbuseTest {
     }
 
     /**
+     * Issue 45, item 8: 40 connections on the extended protocol each ask 32 replays of the same 500 stored messages
+     * (about 1 KB each) at distinct {@code since} values, so no two reads coalesce, and read everything. That is 1,280
+     * replays of about 0.55 MB (some 700 MB), within every per-connection bound; the node's replay budget
+     * ({@code history.max-replay-bytes-in-flight}, 64 MiB) admits what fits and answers the rest
+     * {@code reject_history} (reason busy), while the healthy client keeps the suite's bound and the memory stays
+     * within the budget.
+     */
+    @Test
+    void replaysOfManyReadingConnectionsAreBoundedByTheNodesBudget() throws Exception {
+        int attackers = 40;
+        int perConnection = 32;
+        String room = "budget-" + System.nanoTime();
+        for (int from = 0; from < 500; from += 100) {
+            List<CompletableFuture<Void>> stored = new ArrayList<>();
+            for (int i = from; i < from + 100; i++) {
+                stored.add(cable.broadcast("chat:" + room, "{\"n\":" + i + ",\"text\":\"" + "b".repeat(1000) + "\"}")
+                        .toCompletableFuture());
+            }
+            CompletableFuture.allOf(stored.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        }
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        List<RawWsClient> readers = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicLong confirmed = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong rejected = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean sampling = new java.util.concurrent.atomic.AtomicBoolean(true);
+        long[] mostInFlight = new long[1];
+        try {
+            AbuseHarness.Baseline baseline = harness.baseline();
+            long overBefore = engine.stats().replaysOverBudget();
+            Thread sampler = Thread.ofPlatform().daemon().start(() -> {
+                while (sampling.get()) {
+                    mostInFlight[0] = Math.max(mostInFlight[0], engine.replayBytesInFlight());
+                    java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
+                }
+            });
+            for (int i = 0; i < attackers; i++) {
+                RawWsClient reader = RawWsClient.connect(base, "/cable?user=budget" + i, EXT, 0);
+                readers.add(reader);
+                Thread.ofVirtual().start(() -> countHistoryAnswers(reader, confirmed, rejected));
+                for (int k = 0; k < perConnection; k++) {
+                    reader.sendText(subscribe(identifier(room, i * perConnection + k, 200),
+                            new JsonObject().put("since", 1 + k)));
+                }
+            }
+            List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            long used = AbuseHarness.usedMemory();
+            int asked = attackers * perConnection;
+            Awaitility.await().atMost(Duration.ofMinutes(3)).until(() -> confirmed.get() + rejected.get() >= asked);
+            sampling.set(false);
+            sampler.join(10_000);
+            long over = engine.stats().replaysOverBudget() - overBefore;
+            System.out.printf(java.util.Locale.ROOT, "WebSocket replay budget: %d replays asked, %d confirmed, %d"
+                    + " rejected (%d over the node's budget); most replay bytes in flight %.1f MiB%n", asked,
+                    confirmed.get(), rejected.get(), over, mostInFlight[0] / 1048576.0);
+            assertThat(confirmed.get() + rejected.get()).isEqualTo(asked);
+            assertThat(over).as("replays refused by the node's budget (cable.history.replays.over.budget)")
+                    .isPositive();
+            assertThat(mostInFlight[0]).as("replay bytes in flight on the node")
+                    .isLessThanOrEqualTo(64L * 1024 * 1024);
+            harness.assertHealthyReceivedEverything();
+            // What they may hold: the budget's replays, each connection's pending output and queued commands, and
+            // its subscriptions.
+            AbuseHarness.report("1,280 reading replays on 40 connections (issue 45 item 8)", baseline, attack, used,
+                    64L * 1024 * 1024 + attackers * (PER_ATTACKER + perConnection * PER_SUBSCRIPTION));
+        } finally {
+            sampling.set(false);
+            for (RawWsClient reader : readers) {
+                reader.close();
+            }
+            harness.close();
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> engine.replayBytesInFlight() == 0 && engine.replaysInFlight() == 0);
+    }
+
+    /** Reads everything the server sends, counting the history answers ({@code confirm_history}, {@code reject_history}). */
+    private static void countHistoryAnswers(RawWsClient reader, java.util.concurrent.atomic.AtomicLong confirmed,
+            java.util.concurrent.atomic.AtomicLong rejected) {
+        byte[] buffer = new byte[64 * 1024];
+        String tail = "";
+        try {
+            int n;
+            while ((n = reader.input().read(buffer)) >= 0) {
+                // Server frames are not masked: the frames' text is in the bytes as it is. The tail of the last read
+                // goes in front, so an answer split across two reads is counted once.
+                String text = tail + new String(buffer, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
+                confirmed.addAndGet(occurrences(text, "confirm_history", tail.length()));
+                rejected.addAndGet(occurrences(text, "reject_history", tail.length()));
+                tail = text.substring(Math.max(0, text.length() - 20));
+            }
+        } catch (IOException e) {
+            // closed by the test
+        }
+    }
+
+    /** How many times {@code marker} ends past {@code from} in {@code text}. */
+    private static int occurrences(String text, String marker, int from) {
+        int found = 0;
+        for (int at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + 1)) {
+            if (at + marker.length() > from) {
+                found++;
+            }
+        }
+        return found;
+    }
+
+    /**
      * Presence: every subscription of an attacker joins with the largest id and info the server takes, and asks for
      * more (info over {@code max-info-size}, refused). What it makes the server hold is one membership per
      * subscription, each within the id and info bounds, so the subscription bound bounds it; the healthy client's

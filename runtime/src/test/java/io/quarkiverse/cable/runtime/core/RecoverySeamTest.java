@@ -159,6 +159,11 @@ class RecoverySeamTest {
                 new io.quarkiverse.cable.spi.HistoryRequest.After(new StreamPosition(EPOCH, 1)), BUFFER,
                 engine.streamReplayQuota(), started -> new Kept(handed));
         transport.start(3);
+        // Its place is taken on the step's virtual thread, before the read (which waits for the test).
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (engine.replaysInFlight() == 0 && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
         assertThat(engine.replaysInFlight()).as("its place is taken before the read").isEqualTo(1);
         transport.history.complete(new Replay(List.of(message(2), message(3)), new StreamPosition(EPOCH, 3)));
         handed.get(60, TimeUnit.SECONDS);
