@@ -244,7 +244,7 @@ class AbuseTest {
                 }
             });
             for (int i = 0; i < attackers; i++) {
-                RawWsClient reader = RawWsClient.connect(base, "/cable?user=budget" + i, EXT, 0);
+                RawWsClient reader = RawWsClient.connect(base, "/cable?user=budget" + i, EXT, 256 * 1024);
                 readers.add(reader);
                 Thread.ofVirtual().start(() -> countHistoryAnswers(reader, confirmed, rejected));
                 for (int k = 0; k < perConnection; k++) {

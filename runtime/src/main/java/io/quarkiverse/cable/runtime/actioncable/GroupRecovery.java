@@ -90,6 +90,10 @@ final class GroupRecovery {
             answer.replayed(replay, ReplayLease.all(leases));
         }
         for (Member member : members) {
+            // Answered: the group lives as long as the subscription, and must not keep every stream's replay with it
+            // (1,037 answered replays of 0.5 MB on 40 connections held 552 MiB after GC in AbuseTest).
+            member.replay = List.of();
+            member.lease = ReplayLease.NONE;
             if (member.subscription != null) {
                 // One that fell too far behind meanwhile is ended as a slow consumer by goLive itself.
                 member.subscription.goLive(List.of(), () -> {
