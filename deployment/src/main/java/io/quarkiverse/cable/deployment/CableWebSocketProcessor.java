@@ -21,6 +21,8 @@ import org.jboss.jandex.MethodParameterInfo;
 
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
+import io.quarkiverse.cable.runtime.frontend.RequestOrigins;
+import io.quarkiverse.cable.runtime.frontend.StreamAuthorizer;
 import io.quarkiverse.cable.runtime.internals.Liveness;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
 import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
@@ -87,15 +89,13 @@ class CableWebSocketProcessor {
      */
     @BuildStep
     AdditionalBeanBuildItem streamingBeans() {
-        // Each is package-private in its package (only the container makes it): named, not imported.
+        // The names are of classes package-private in their package (only the container makes them).
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses("io.quarkiverse.cable.runtime.internals.UpgradedConnections",
                         "io.quarkiverse.cable.runtime.websocket.WebSocketStreams",
-                        "io.quarkiverse.cable.runtime.core.RequestOriginsBean",
-                        "io.quarkiverse.cable.runtime.core.StreamAuthorizerBean",
                         "io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck",
                         "io.quarkiverse.cable.runtime.websocket.StreamAuthorizationUpgradeCheck")
-                .addBeanClass(Liveness.class)
+                .addBeanClasses(RequestOrigins.class, StreamAuthorizer.class, Liveness.class)
                 .addBeanClass("io.quarkiverse.cable.runtime.PingLimit")
                 .setUnremovable().build();
     }

@@ -13,7 +13,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.cable.StreamRequest;
-import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
+import io.quarkiverse.cable.runtime.frontend.StreamAuthorizer;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.smallrye.mutiny.Uni;

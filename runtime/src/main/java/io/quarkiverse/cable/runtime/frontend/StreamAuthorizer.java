@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.runtime.frontend;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -11,17 +11,22 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.StreamAuthorization;
 import io.quarkiverse.cable.StreamRequest;
+import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CallbackContext;
+import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.spi.CableThreads;
 import io.quarkiverse.cable.spi.Failure;
+import io.quarkus.security.identity.SecurityIdentity;
 
 /**
- * The {@link StreamAuthorizer}: asks the application's {@link StreamAuthorization} bean, if it declared one. The bean
- * may block, so {@link #decide} runs it on a virtual thread of its own, never on the event loop that asked.
+ * Asks the application's {@link StreamAuthorization} bean, if it declared one, whether a stream may start; a bean that
+ * throws refuses. Every front end injects it. The bean may block, so {@link #decide} runs it on a virtual thread of its
+ * own, never on the event loop that asked.
  */
 @Singleton
-class StreamAuthorizerBean implements StreamAuthorizer {
+public class StreamAuthorizer {
 
-    private static final Logger LOG = Logger.getLogger(StreamAuthorizerBean.class);
+    private static final Logger LOG = Logger.getLogger(StreamAuthorizer.class);
 
     @Inject
     Instance<StreamAuthorization> authorization;
@@ -30,12 +35,20 @@ class StreamAuthorizerBean implements StreamAuthorizer {
     @Internal
     CableEngine engine;
 
-    @Override
+    /** The identity for a request: the one Quarkus Security made, or the anonymous one when there is none. */
+    public static SecurityIdentity orAnonymous(SecurityIdentity identity) {
+        return identity == null ? AnonymousIdentity.INSTANCE : identity;
+    }
+
+    /** False without an application bean: then every stream starts, as the docs say, and nothing is asked. */
     public boolean active() {
         return authorization.isResolvable();
     }
 
-    @Override
+    /**
+     * Completes with the bean's decision, true without a bean; never fails (a failing bean refuses). The bean may
+     * block, so it never runs on the thread that asked.
+     */
     public CompletionStage<Boolean> decide(StreamRequest request) {
         if (!active()) {
             return CompletableFuture.completedFuture(true);
@@ -45,7 +58,10 @@ class StreamAuthorizerBean implements StreamAuthorizer {
         return decision;
     }
 
-    @Override
+    /**
+     * The bean's decision on the calling thread, true without a bean: for SSE, whose 403 must be decided before the
+     * endpoint returns its stream (Quarkus REST sends the headers as soon as it has it).
+     */
     public boolean decideNow(StreamRequest request) {
         return !active() || decideHere(request);
     }

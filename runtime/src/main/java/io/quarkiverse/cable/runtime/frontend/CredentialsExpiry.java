@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.runtime.frontend;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
