@@ -47,13 +47,13 @@ public final class CableEngine implements Cable {
     private final long maxPayloadSize;
     private final int subscriberBuffer;
     private final JsonPayloads json = new JsonPayloads();
-    private final TapRegistry taps = new TapRegistry();
+    private final BroadcastTaps taps = new BroadcastTaps();
     private final Cable withoutTransaction = new CableView(this, false, null);
     /** Null unless broadcasts join the caller's JTA transaction (set once at start). */
     private volatile TransactionalBroadcasts transactions;
     private final HistorySettings historySettings;
     private final int replaysPerConnection;
-    private final StorePresence presence;
+    private final Presence presence;
     private final EngineIdentities identities;
     /** Whether a broadcast's log MDC can reach a listener: only when the transport dispatches on the sending thread. */
     private final boolean carriesContext;
@@ -68,7 +68,7 @@ public final class CableEngine implements Cable {
         this.transport = transport.create(subscribers, stats);
         this.carriesContext = this.transport.dispatchesOnSend();
         this.identities = new EngineIdentities(this);
-        this.presence = new StorePresence(this.transport::presence, PresenceSettings.from(config),
+        this.presence = new Presence(this.transport::presence, PresenceSettings.from(config),
                 delivery -> subscribe(IdentityChannels.PRESENCE, delivery));
     }
 
@@ -189,7 +189,7 @@ public final class CableEngine implements Cable {
 
     /** A reader of {@code channel} for this node, handing each message's text to {@code dispatch} (never blocking). */
     public ChannelReader channelReader(String channel, Consumer<String> dispatch) {
-        return new SharedChannelReader(delivery -> subscribe(channel, delivery), dispatch);
+        return new ChannelReader(delivery -> subscribe(channel, delivery), dispatch);
     }
 
     /** The application's Jackson mapper, which also encodes broadcast objects: for action parameters. */
