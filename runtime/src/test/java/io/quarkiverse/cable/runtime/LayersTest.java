@@ -68,11 +68,16 @@ class LayersTest {
                 .check(classes);
     }
 
-    /** The SPI is what the core and an adapter agree on: it stands on the public API alone. */
+    /**
+     * The SPI is what the core and an adapter agree on: it stands on the public API alone and names no storage
+     * technology (an adapter wraps its JDBC failures in a {@code StoreException}).
+     */
     @Test
     void spiKnowsNoImplementation() {
         noClasses().that().resideInAPackage(SPI).should().dependOnClassesThat().resideInAPackage(RUNTIME + "..")
                 .check(classes);
+        noClasses().that().resideInAPackage(SPI).should().dependOnClassesThat().resideInAnyPackage("java.sql..",
+                "javax.sql..", "io.agroal..").check(classes);
     }
 
     /**

@@ -25,6 +25,7 @@ import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.HistoryRequest;
 import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.StoreException;
 import io.quarkiverse.cable.spi.Transport;
 import io.quarkiverse.cable.spi.TransportFactory;
 
@@ -233,8 +234,8 @@ public final class CableEngine implements Cable {
         }
         try {
             return transport.position(channel, ChannelHash.of(channel));
-        } catch (java.sql.SQLException e) {
-            throw new CableException.StorageFailed("Cable position of '" + channel + "' could not be read", e);
+        } catch (StoreException e) {
+            throw new CableException.StorageFailed("Cable position of '" + channel + "' could not be read", e.getCause());
         }
     }
 
