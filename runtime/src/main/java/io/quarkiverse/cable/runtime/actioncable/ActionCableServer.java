@@ -47,7 +47,7 @@ import io.vertx.core.Vertx;
  * as Action Cable clients expect, and disconnected on request or at shutdown.
  */
 @Singleton
-class ActionCableServer implements CableConnections, LocalSessions, ActionCableEndpoint.Callbacks {
+public class ActionCableServer implements CableConnections, LocalSessions, ActionCableEndpoint.Callbacks {
 
     private static final Logger LOG = Logger.getLogger(ActionCableServer.class);
     private static final long PING_MILLIS = 3000;

@@ -13,7 +13,7 @@ import io.smallrye.mutiny.Uni;
  * opens, so a refused page never gets a connection.
  */
 @Singleton
-class CableOriginUpgradeCheck implements HttpUpgradeCheck {
+public class CableOriginUpgradeCheck implements HttpUpgradeCheck {
 
     @Inject
     RequestOrigins origins;

@@ -30,7 +30,7 @@ import io.vertx.core.Vertx;
  * bean run without delaying an allowed stream's start past the endpoint's {@code @OnOpen}.
  */
 @Singleton
-class StreamAuthorizationUpgradeCheck implements HttpUpgradeCheck {
+public class StreamAuthorizationUpgradeCheck implements HttpUpgradeCheck {
 
     @Inject
     StreamAuthorizer authorizer;

@@ -53,7 +53,7 @@ import io.vertx.core.Vertx;
  * the dispatch order. With a callback, each connection and channel gets an ordered mailbox on a virtual thread.
  */
 @Singleton
-class WebSocketStreams implements CableStreams, LocalSessions {
+public class WebSocketStreams implements CableStreams, LocalSessions {
 
     @Inject
     @Internal
