@@ -18,7 +18,7 @@ import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * What a callback's request context costs (performance.adoc#callback-context): a loop that prints nanoseconds per
+ * What a callback's request context costs (performance-work.adoc#callback-context): a loop that prints nanoseconds per
  * call, not a timed test (it asserts nothing of the figures). Runs only when asked:
  * {@code -Dtest=CallbackContextCostTest -Dcable.bench.callbacks=true}. On a virtual thread, as the cable's callbacks
  * run, where no request context is active (a {@code @QuarkusTest} method has one of its own).
