@@ -6,6 +6,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.cable.it.NodeTests;
+import io.quarkiverse.cable.it.OncePerServer;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -17,6 +18,7 @@ import io.quarkus.test.junit.TestProfile;
  * broadcasts, each once (src/test/js/presence-in-stream.test.js: {@code @anycable/core} in Node, extended protocol,
  * its network cut by a proxy; then SSE from the stream's start). On every database: the positions are the store's.
  */
+@OncePerServer
 @QuarkusTest
 @TestProfile(PresenceInStreamTest.InStream.class)
 public class PresenceInStreamTest {

@@ -32,6 +32,7 @@ import io.quarkiverse.cable.it.Channels;
 import io.quarkiverse.cable.it.Collector;
 import io.quarkiverse.cable.it.DatabaseNodes;
 import io.quarkiverse.cable.it.Jdbc;
+import io.quarkiverse.cable.it.OncePerServer;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.test.junit.QuarkusTest;
@@ -41,6 +42,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * channel from one position read once rather than once per client, and reads beyond the node's share of the pool
  * (one here) and its queue (one) refused as {@code busy}, while every admitted one replays exactly.
  */
+@OncePerServer
 @QuarkusTest
 public class ReplayAdmissionTest {
 
