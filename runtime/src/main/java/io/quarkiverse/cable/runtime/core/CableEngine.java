@@ -273,7 +273,7 @@ public final class CableEngine implements Cable {
     public LocalSubscription subscribe(String channel, Delivery delivery, HistoryRequest request, int holdLimit,
             ReplayQuota quota, RecoveryOutcome.Factory outcome) {
         HeldDelivery held = new HeldDelivery(delivery, holdLimit);
-        EngineSubscription subscription = newSubscription(channel, held);
+        LocalSubscription subscription = newSubscription(channel, held);
         StepQuota steps = (StepQuota) quota; // ReplayQuota is sealed: the engine made it
         subscription.onStart(started -> new Recovery(transport.history(), stats).replay(started, request, steps,
                 outcome.create(started)));
@@ -300,17 +300,17 @@ public final class CableEngine implements Cable {
      * A direct delivery runs on the dispatching thread (the poller), so it must never block.
      */
     public LocalSubscription subscribe(String channel, Delivery delivery) {
-        EngineSubscription subscription = newSubscription(channel, delivery);
+        LocalSubscription subscription = newSubscription(channel, delivery);
         transport.startSubscription(subscription);
         return subscription;
     }
 
-    private EngineSubscription newSubscription(String channel, Delivery delivery) {
+    private LocalSubscription newSubscription(String channel, Delivery delivery) {
         String problem = channelProblem(channel);
         if (problem != null) {
             throw new CableException.InvalidMessage(problem);
         }
-        EngineSubscription subscription = new EngineSubscription(channel, ChannelHash.of(channel), delivery,
+        LocalSubscription subscription = new LocalSubscription(channel, ChannelHash.of(channel), delivery,
                 subscribers);
         subscription.closed().whenComplete((ignored, failure) -> {
             if (failure instanceof CableException.SlowConsumer) {
