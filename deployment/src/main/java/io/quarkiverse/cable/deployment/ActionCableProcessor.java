@@ -76,6 +76,7 @@ class ActionCableProcessor {
                 .addBeanClasses("io.quarkiverse.cable.runtime.actioncable.ActionCableServer", TURBO_STREAMS_CHANNEL,
                         ACTION_CABLE_ENDPOINT,
                         "io.quarkiverse.cable.runtime.actioncable.ActionCableUpgradeCheck",
+                        "io.quarkiverse.cable.runtime.actioncable.CommandFrameLimits",
                         "io.quarkiverse.cable.runtime.actioncable.ActionCableProtocol",
                         "io.quarkiverse.cable.runtime.actioncable.ActionCableProtocolGuard",
                         "io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer",
