@@ -276,6 +276,37 @@ class FrameAbuseTest {
     }
 
     /**
+     * The 1009 reaches a client that is still sending its oversized frame and has not read what the server wrote to
+     * it before (a round of broadcasts; the client's receive buffer is 4 KiB): once its write is done, it reads the
+     * whole round, then the close frame, and nothing after it. A guard of the order and of the code: on loopback it
+     * passes with or without the server's drain of the refused input (measured), which is there for real networks.
+     */
+    @Test
+    void closeFrameReachesAClientThatHasNotReadYet() throws Exception {
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        try (RawWsClient attacker = RawWsClient.connect(base, "/cable?user=unread", AbuseTest.V1, 4096)) {
+            String identifier = "{\"channel\":\"ChatChannel\",\"room\":\"" + harness.room() + "\"}";
+            attacker.readTexts(1, Duration.ofSeconds(60)); // the welcome
+            attacker.sendText(new io.vertx.core.json.JsonObject().put("command", "subscribe")
+                    .put("identifier", identifier).encode());
+            assertThat(attacker.readTexts(1, Duration.ofSeconds(60)).get(0)).contains("confirm_subscription");
+            // A round of 40 broadcasts of 2 KiB, which the healthy client has read when this returns; the attacker
+            // reads none of it yet.
+            harness.rounds(1);
+            try {
+                attacker.sendText("{\"command\":\"message\",\"identifier\":\"" + "b".repeat(1_000_000) + "\"}");
+            } catch (IOException reset) {
+                // the server reset the connection while this was sent: the read below sees it
+            }
+            RawWsClient.Closed end = attacker.readUntilClosed(Duration.ofSeconds(60));
+            assertThat(end.code()).as(end.reason()).isEqualTo(1009);
+            assertThat(end.texts()).as("the round written before the close").hasSize(AbuseHarness.ROUND);
+        } finally {
+            harness.close();
+        }
+    }
+
+    /**
      * Low list: a text frame that is not UTF-8 (also one whose last character is cut at the end of the message) is
      * closed with 1007 (invalid payload data), a frame with a reserved bit set and no extension negotiated with 1002
      * (protocol error); each counted as {@code invalid}. A correct text frame split inside a character between

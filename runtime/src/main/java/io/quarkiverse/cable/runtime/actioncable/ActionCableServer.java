@@ -391,8 +391,8 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
 
     /**
      * A failure WebSockets Next reports on the socket. A frame over the server's frame size (or another protocol
-     * violation) is answered with the RFC 6455 code Netty's decoder chose, 1009 for a frame too large: the decoder
-     * does not close on it, and the client would otherwise see the connection drop (1006).
+     * violation) is answered in the connection's pipeline ({@link CommandFrameLimits}) and never gets here; this
+     * answers it with the RFC 6455 code Netty's decoder chose for a connection whose pipeline could not be guarded.
      */
     @Override
     public void failed(WebSocketConnection socket, Throwable failure) {

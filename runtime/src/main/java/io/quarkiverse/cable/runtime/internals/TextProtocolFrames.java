@@ -36,8 +36,9 @@ import io.vertx.core.net.impl.VertxHandler;
  * no negotiated extension took (RSV1 without permessage-deflate) with 1002 (protocol error): Vert.x accepts both.</li>
  * </ul>
  * A refused connection's close frame is sent at once; what the client goes on sending is read and dropped for
- * {@link #DRAIN_MILLIS} (or until its close frame), then the channel is closed: closing a socket with unread input
- * makes the kernel reset it, and the reset may overtake the close frame at the client. Frames the server still writes
+ * {@link #DRAIN_MILLIS} (or until its close frame), then the channel is closed, as HTTP servers' lingering close
+ * does: a socket closed with unread input is reset, and the client's TCP stack may drop what it had not read yet, the
+ * close frame included. Frames the server still writes
  * to it meanwhile are dropped: nothing may follow a close frame. Runs on the channel's event loop, one frame at a time:
  * no lock.
  */
