@@ -29,6 +29,7 @@ import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableShutdownListener;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableUpgradeCheck;
 import io.quarkiverse.cable.runtime.actioncable.ChannelRegistry;
+import io.quarkiverse.cable.runtime.actioncable.CommandFrameLimits;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer;
 import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig;
@@ -81,8 +82,9 @@ class ActionCableProcessor {
         // The endpoint's superclass is vetoed: it is here to be in the bean index, where WebSockets Next reads callbacks.
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(ActionCableServer.class, TurboStreamsChannel.class, ActionCableEndpoint.class,
-                        ActionCableUpgradeCheck.class, ActionCableProtocol.class, ActionCableProtocolGuard.class,
-                        TurboStreamsProducer.class, CableIdentitiesBean.class, CablePresenceBean.class)
+                        ActionCableUpgradeCheck.class, CommandFrameLimits.class, ActionCableProtocol.class,
+                        ActionCableProtocolGuard.class, TurboStreamsProducer.class, CableIdentitiesBean.class,
+                        CablePresenceBean.class)
                 // WebSockets Next registers its server beans only when the application's index has a @WebSocket
                 // class, and the Action Cable endpoint is generated: an application with no endpoint of its own
                 // needs them too.

@@ -44,8 +44,9 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * Generated bad input, at least 10,000 frames a run, on the Action Cable endpoint and on a {@code @StreamFrom}
- * endpoint: random JSON shapes, deep nesting, huge identifiers, binary garbage, commands sent before the welcome and
- * after the server closed the connection. Throughout, a healthy client on each endpoint keeps receiving broadcasts;
+ * endpoint: random JSON shapes, deep nesting, huge identifiers, binary garbage (which ends an Action Cable connection),
+ * commands sent before the welcome and after the server closed the connection. Throughout, a healthy client on each endpoint
+ * keeps receiving broadcasts;
  * the fuzzing connections only ever get the answers the Action Cable page documents; failures are counted but logged
  * at most once per second per kind; the heap stays bounded. The random generator is seeded: the seed is printed, and
  * {@code -Dfuzz.seed=N} replays a run.
@@ -112,14 +113,18 @@ public class BadInputFuzzTest {
                     thisRound.add(fuzzer);
                     // No wait for the welcome or "ready": the first frames arrive before it.
                     for (int f = 0; f < FRAMES_PER_CONNECTION; f++) {
-                        fuzzer.send(random, frame(random));
+                        fuzzer.send(random, frame(random, actionCable));
                         frames++;
                     }
-                    if (random.nextInt(4) == 0) {
-                        // Over the command size: the server closes the connection, and what follows arrives after.
-                        fuzzer.text("{\"command\":\"subscribe\",\"identifier\":\"" + "x".repeat(MAX_COMMAND) + "\"}");
+                    int ending = random.nextInt(4);
+                    if (ending == 0 || ending == 1 && actionCable) {
+                        // Over the command size, or binary to Action Cable: the server closes the connection (1009,
+                        // 1003), and what follows arrives after.
+                        fuzzer.send(random, ending == 0
+                                ? "{\"command\":\"subscribe\",\"identifier\":\"" + "x".repeat(MAX_COMMAND) + "\"}"
+                                : randomBytes(random, 1 + random.nextInt(2048)));
                         for (int f = 0; f < 10; f++) {
-                            fuzzer.send(random, frame(random));
+                            fuzzer.send(random, frame(random, actionCable));
                             frames++;
                         }
                         frames++;
@@ -166,10 +171,14 @@ public class BadInputFuzzTest {
         }
     }
 
-    /** One generated frame: text (JSON of some shape, or not JSON) or binary garbage. */
-    private static Object frame(Random random) {
+    /**
+     * One generated frame: text (JSON of some shape, or not JSON) or binary garbage; to Action Cable binary garbage
+     * only as a connection's ending (its first binary frame closes the connection, 1003), text garbage here.
+     */
+    private static Object frame(Random random, boolean actionCable) {
         return switch (random.nextInt(12)) {
-            case 0 -> randomBytes(random, 1 + random.nextInt(2048));
+            case 0 -> actionCable ? randomText(random, 1 + random.nextInt(2048))
+                    : randomBytes(random, 1 + random.nextInt(2048));
             case 1 -> "[".repeat(1 + random.nextInt(20_000)) + "]".repeat(random.nextInt(20_000));
             case 2 -> "{\"a\":".repeat(1 + random.nextInt(8_000)) + "1" + "}".repeat(random.nextInt(8_000));
             case 3 -> command(random.nextBoolean() ? "subscribe" : "message",
@@ -322,7 +331,8 @@ public class BadInputFuzzTest {
         /** Only frames the documentation names; only the documented close codes. */
         void assertAnsweredAsDocumented() {
             if (closed.isDone() && closed.join() != null) {
-                assertThat(closed.join()).as("close code").isIn((short) 1000, (short) 1005, (short) 1009);
+                assertThat(closed.join()).as("close code").isIn((short) 1000, (short) 1003, (short) 1005,
+                        (short) 1009);
             }
             for (String frame : received) {
                 if (!actionCable) {

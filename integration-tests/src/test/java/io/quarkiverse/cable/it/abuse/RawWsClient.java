@@ -94,6 +94,11 @@ public final class RawWsClient implements AutoCloseable {
         }
     }
 
+    /** One masked binary frame (a single frame: no fragmentation). */
+    void sendBinary(byte[] payload) throws IOException {
+        sendFrame(0x82, payload);
+    }
+
     /**
      * {@code count} masked ping frames with empty payloads in one write, as a flood script sends them: the server
      * reads them as fast as it can.
@@ -108,7 +113,11 @@ public final class RawWsClient implements AutoCloseable {
         out.flush();
     }
 
-    private void sendFrame(int finAndOpcode, byte[] payload) throws IOException {
+    /**
+     * One masked frame as given: {@code finAndOpcode} is the first header byte (FIN, the reserved bits, the opcode),
+     * so a test can send what a correct client never does (a reserved bit set, text that is not UTF-8).
+     */
+    void sendFrame(int finAndOpcode, byte[] payload) throws IOException {
         ByteArrayOutputStream frame = new ByteArrayOutputStream(payload.length + 14);
         frame.write(finAndOpcode);
         if (payload.length < 126) {

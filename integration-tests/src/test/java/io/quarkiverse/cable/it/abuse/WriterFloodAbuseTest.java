@@ -77,6 +77,7 @@ public class WriterFloodAbuseTest {
             CompletableFuture.allOf(flood.accepted.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
             assertThat(flood.failures).as("refusals other than QueueFull").hasValue(0);
             assertThat(flood.refused.get()).as("the flood's excess is refused").isPositive();
+            assertThat(flood.withStackTrace).as("refusals carrying a stack trace").hasValue(0);
             long used = AbuseHarness.usedMemory();
             harness.assertHealthyReceivedEverything();
             long bound = (QUEUE_CAPACITY + flood.accepted.size()) * (PAYLOAD + OVERHEAD_PER_BROADCAST);
@@ -98,6 +99,8 @@ public class WriterFloodAbuseTest {
         final CompletableFuture<Void> firstBurst = new CompletableFuture<>();
         final List<CompletableFuture<Void>> accepted = new ArrayList<>();
         final AtomicLong refused = new AtomicLong();
+        /** Refusals that walked the stack: each cost more than the refusal itself, for nobody to read. */
+        final AtomicLong withStackTrace = new AtomicLong();
         final AtomicLong failures = new AtomicLong();
         final AtomicLong bursts = new AtomicLong();
         private final String payload = "n".repeat(PAYLOAD);
@@ -130,8 +133,11 @@ public class WriterFloodAbuseTest {
                 CompletableFuture<Void> stage = cable.broadcast(channel, payload).toCompletableFuture();
                 if (stage.isCompletedExceptionally()) {
                     Throwable cause = causeOf(stage);
-                    if (cause instanceof CableException.QueueFull) {
+                    if (cause instanceof CableException.QueueFull full) {
                         refused.incrementAndGet();
+                        if (full.getStackTrace().length > 0) {
+                            withStackTrace.incrementAndGet();
+                        }
                     } else {
                         failures.incrementAndGet();
                     }
