@@ -39,6 +39,8 @@
 #                     The databases and Redis always float.
 #   BENCH_OUT         where results go (default bench/results/matrix, or matrix-smoke)
 #   BENCH_SKIP_BUILD  1 to reuse the jars already built
+#   BENCH_SKIP_INSTALL 1 to build the bench server and load generator on the extension already installed (no install
+#                     of every module first; .ci/run, whose stages just installed it)
 #   BENCH_PROFILE     1 records a JFR profile of each server (raw/server-<backend>.jfr) and writes its hottest
 #                     methods to raw/hot-methods-<backend>.txt (jfr view hot-methods)
 #   BENCH_SERVER_OPTS / BENCH_LOADGEN_OPTS  extra JVM options
@@ -206,7 +208,7 @@ for backend in "${BACKEND_LIST[@]}"; do
   [[ " ${FLAVOURS[*]} " == *" $flavour "* ]] || FLAVOURS+=("$flavour")
 done
 if [ "${BENCH_SKIP_BUILD:-0}" != "1" ]; then
-  ./mvnw -B -q -P '!it' install -DskipTests
+  [ "${BENCH_SKIP_INSTALL:-0}" = "1" ] || ./mvnw -B -q -P '!it' install -DskipTests
   bench/server/build.sh "${FLAVOURS[@]}"
   ./mvnw -B -q -f bench/loadgen/pom.xml package -DskipTests
 fi

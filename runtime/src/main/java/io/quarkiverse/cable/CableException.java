@@ -10,9 +10,16 @@ public abstract sealed class CableException extends RuntimeException {
         super(message, cause);
     }
 
+    /** An exception without a stack trace, for a refusal a flood makes by the thousand; its message says it all. */
+    private CableException(String message) {
+        super(message, null, true, false);
+    }
+
     /**
      * The writer queue is at capacity ({@code quarkus.cable.writer.queue-capacity}), or the broadcast's channel already
-     * holds its share of it ({@code quarkus.cable.writer.max-queued-per-channel}); nothing was queued.
+     * holds its share of it ({@code quarkus.cable.writer.max-queued-per-channel}); nothing was queued. It has no stack
+     * trace: under a flood one is made per refused broadcast (about 100,000 in issue 45's writer flood), and walking
+     * the stack for each cost more than refusing; the message names the bound and its setting.
      */
     public static final class QueueFull extends CableException {
         public QueueFull(int capacity) {
@@ -20,7 +27,7 @@ public abstract sealed class CableException extends RuntimeException {
         }
 
         private QueueFull(String message) {
-            super(message, null);
+            super(message);
         }
 
         /** The caller's transaction made {@code max} broadcasts already, its most; the writer queue is not involved. */

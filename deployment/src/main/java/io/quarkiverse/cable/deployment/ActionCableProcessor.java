@@ -20,10 +20,20 @@ import org.jboss.jandex.Type;
 import io.quarkiverse.cable.CableChannel;
 import io.quarkiverse.cable.ChannelHandler;
 import io.quarkiverse.cable.TurboStreams;
+import io.quarkiverse.cable.runtime.CableIdentitiesBean;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableEndpoint;
+import io.quarkiverse.cable.runtime.actioncable.ActionCableProtocol;
+import io.quarkiverse.cable.runtime.actioncable.ActionCableProtocolGuard;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableRecorder;
+import io.quarkiverse.cable.runtime.actioncable.ActionCableServer;
 import io.quarkiverse.cable.runtime.actioncable.ActionCableShutdownListener;
+import io.quarkiverse.cable.runtime.actioncable.ActionCableUpgradeCheck;
+import io.quarkiverse.cable.runtime.actioncable.ChannelRegistry;
+import io.quarkiverse.cable.runtime.actioncable.CommandFrameLimits;
+import io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel;
+import io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer;
 import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig;
+import io.quarkiverse.cable.runtime.core.CablePresenceBean;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
 import io.quarkus.arc.deployment.BeanContainerBuildItem;
@@ -60,27 +70,21 @@ class ActionCableProcessor {
 
     private static final DotName CABLE_CHANNEL = DotName.createSimple(CableChannel.class);
     private static final DotName TURBO_STREAMS = DotName.createSimple(TurboStreams.class);
-    /** The built-in {@code Turbo::StreamsChannel}, package-private in the runtime. */
-    private static final String TURBO_STREAMS_CHANNEL = "io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel";
-    /** The channels by name, with their actions: a bean of the runtime's Action Cable package, package-private. */
-    private static final DotName CHANNEL_REGISTRY = DotName
-            .createSimple("io.quarkiverse.cable.runtime.actioncable.ChannelRegistry");
+    /** The built-in {@code Turbo::StreamsChannel}. */
+    private static final String TURBO_STREAMS_CHANNEL = TurboStreamsChannel.class.getName();
+    /** The channels by name, with their actions: a synthetic bean. */
+    private static final DotName CHANNEL_REGISTRY = DotName.createSimple(ChannelRegistry.class);
     /** The Action Cable endpoint's callbacks in the runtime: the generated endpoint extends it. */
-    private static final String ACTION_CABLE_ENDPOINT = "io.quarkiverse.cable.runtime.actioncable.ActionCableEndpoint";
+    private static final String ACTION_CABLE_ENDPOINT = ActionCableEndpoint.class.getName();
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
-        // Beans only the container makes are package-private in their packages: named here, not imported. The
-        // endpoint's superclass is vetoed: it is here to be in the bean index, where WebSockets Next reads callbacks.
+        // The endpoint's superclass is vetoed: it is here to be in the bean index, where WebSockets Next reads callbacks.
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses("io.quarkiverse.cable.runtime.actioncable.ActionCableServer", TURBO_STREAMS_CHANNEL,
-                        ACTION_CABLE_ENDPOINT,
-                        "io.quarkiverse.cable.runtime.actioncable.ActionCableUpgradeCheck",
-                        "io.quarkiverse.cable.runtime.actioncable.ActionCableProtocol",
-                        "io.quarkiverse.cable.runtime.actioncable.ActionCableProtocolGuard",
-                        "io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer",
-                        "io.quarkiverse.cable.runtime.CableIdentitiesBean",
-                        "io.quarkiverse.cable.runtime.core.CablePresenceBean")
+                .addBeanClasses(ActionCableServer.class, TurboStreamsChannel.class, ActionCableEndpoint.class,
+                        ActionCableUpgradeCheck.class, CommandFrameLimits.class, ActionCableProtocol.class,
+                        ActionCableProtocolGuard.class, TurboStreamsProducer.class, CableIdentitiesBean.class,
+                        CablePresenceBean.class)
                 // WebSockets Next registers its server beans only when the application's index has a @WebSocket
                 // class, and the Action Cable endpoint is generated: an application with no endpoint of its own
                 // needs them too.

@@ -24,7 +24,8 @@ import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 class CableObservabilityProcessor {
 
     private static final String DEV_UI_SERVICE = "io.quarkiverse.cable.runtime.dev.CableDevUiService";
-    // Package-private beans of runtime.observability, made only by the container: named, not imported.
+    // Named, not loaded: each implements or calls an optional extension's types (SmallRye Health, Micrometer,
+    // OpenTelemetry), and the build must not load them in an application without it.
     private static final String READINESS_CHECK = "io.quarkiverse.cable.runtime.observability.CableReadinessCheck";
     private static final String LIVENESS_CHECK = "io.quarkiverse.cable.runtime.observability.CableLivenessCheck";
     private static final String METRICS = "io.quarkiverse.cable.runtime.observability.CableMetrics";

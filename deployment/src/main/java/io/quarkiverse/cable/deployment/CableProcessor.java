@@ -14,6 +14,7 @@ import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig;
 import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig.Adapter;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.runtime.core.MutinyCableBean;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.agroal.spi.JdbcDataSourceSchemaReadyBuildItem;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -174,9 +175,9 @@ class CableProcessor {
         // Looked up programmatically by CallbackContext, to associate a callback's identity (with Quarkus Security).
         unremovable.produce(UnremovableBeanBuildItem.beanTypes(DotName.createSimple(
                 "io.quarkus.security.identity.CurrentIdentityAssociation")));
-        // The API's beans are package-private in their runtime packages (only the container makes them): named here.
-        beans.produce(AdditionalBeanBuildItem.unremovableOf("io.quarkiverse.cable.runtime.core.MutinyCableBean"));
-        // CableEventStream's types are JAX-RS's: its bean exists only where the application has an implementation.
+        beans.produce(AdditionalBeanBuildItem.unremovableOf(MutinyCableBean.class));
+        // CableEventStream's types are JAX-RS's: its bean exists only where the application has an implementation,
+        // and it is named, not loaded, so that an application without JAX-RS never loads it.
         if (QuarkusClassLoader.isClassPresentAtRuntime("jakarta.ws.rs.sse.OutboundSseEvent")) {
             beans.produce(AdditionalBeanBuildItem.unremovableOf("io.quarkiverse.cable.runtime.sse.CableEventStreamBean"));
         }

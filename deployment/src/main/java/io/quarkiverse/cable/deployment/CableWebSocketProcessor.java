@@ -21,11 +21,18 @@ import org.jboss.jandex.MethodParameterInfo;
 
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
+import io.quarkiverse.cable.runtime.PingLimit;
+import io.quarkiverse.cable.runtime.frontend.RequestOrigins;
+import io.quarkiverse.cable.runtime.frontend.StreamAuthorizer;
 import io.quarkiverse.cable.runtime.internals.Liveness;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
+import io.quarkiverse.cable.runtime.internals.UpgradedConnections;
+import io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck;
 import io.quarkiverse.cable.runtime.websocket.ChannelTemplate;
+import io.quarkiverse.cable.runtime.websocket.StreamAuthorizationUpgradeCheck;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpointsRecorder;
+import io.quarkiverse.cable.runtime.websocket.WebSocketStreams;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.ExcludedTypeBuildItem;
 import io.quarkus.arc.deployment.GeneratedBeanBuildItem;
@@ -87,16 +94,10 @@ class CableWebSocketProcessor {
      */
     @BuildStep
     AdditionalBeanBuildItem streamingBeans() {
-        // Each is package-private in its package (only the container makes it): named, not imported.
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses("io.quarkiverse.cable.runtime.internals.UpgradedConnections",
-                        "io.quarkiverse.cable.runtime.websocket.WebSocketStreams",
-                        "io.quarkiverse.cable.runtime.core.RequestOriginsBean",
-                        "io.quarkiverse.cable.runtime.core.StreamAuthorizerBean",
-                        "io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck",
-                        "io.quarkiverse.cable.runtime.websocket.StreamAuthorizationUpgradeCheck")
-                .addBeanClass(Liveness.class)
-                .addBeanClass("io.quarkiverse.cable.runtime.PingLimit")
+                .addBeanClasses(UpgradedConnections.class, WebSocketStreams.class, CableOriginUpgradeCheck.class,
+                        StreamAuthorizationUpgradeCheck.class, RequestOrigins.class, StreamAuthorizer.class,
+                        Liveness.class, PingLimit.class)
                 .setUnremovable().build();
     }
 

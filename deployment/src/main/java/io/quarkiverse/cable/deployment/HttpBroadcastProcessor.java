@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.deployment;
 
 import io.quarkiverse.cable.runtime.http.HttpBroadcastRecorder;
+import io.quarkiverse.cable.runtime.http.HttpBroadcasts;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
@@ -15,7 +16,7 @@ class HttpBroadcastProcessor {
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
-        return AdditionalBeanBuildItem.builder().addBeanClasses("io.quarkiverse.cable.runtime.http.HttpBroadcasts")
+        return AdditionalBeanBuildItem.builder().addBeanClasses(HttpBroadcasts.class)
                 .setUnremovable().build();
     }
 

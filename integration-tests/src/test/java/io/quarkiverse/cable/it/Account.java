@@ -14,23 +14,23 @@ import java.util.Set;
  * commit outcome is unknown (CommitUnknown) may be delivered or not, but at most once and in order. Payloads are
  * {@code <producer>|<seq>}; frames that are not payloads (such as "ready" or end markers) are ignored.
  */
-final class Account {
+public final class Account {
 
-    long delivered;
-    long lost;
-    long duplicated;
-    long outOfOrder;
-    long unexpected;
-    long inDoubtDelivered;
-    final List<String> problems = new ArrayList<>();
+    public long delivered;
+    public long lost;
+    public long duplicated;
+    public long outOfOrder;
+    public long unexpected;
+    public long inDoubtDelivered;
+    public final List<String> problems = new ArrayList<>();
 
     /** Adds the account of one client: {@code committed} is the set of payloads stored on its channel. */
-    void check(String client, Collection<String> received, Set<String> committed) {
+    public void check(String client, Collection<String> received, Set<String> committed) {
         check(client, received, committed, Set.of());
     }
 
     /** As above; {@code inDoubt} holds the payloads whose commit outcome the broadcaster never learned. */
-    void check(String client, Collection<String> received, Set<String> committed, Set<String> inDoubt) {
+    public void check(String client, Collection<String> received, Set<String> committed, Set<String> inDoubt) {
         Set<String> seen = new HashSet<>();
         Map<String, Integer> lastSeqByProducer = new HashMap<>();
         for (String frame : received) {
@@ -72,7 +72,7 @@ final class Account {
         }
     }
 
-    boolean clean() {
+    public boolean clean() {
         return lost == 0 && duplicated == 0 && outOfOrder == 0 && unexpected == 0;
     }
 

@@ -4,13 +4,13 @@ import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 
 /** Real configuration mappings for cable nodes a test builds beside the application's. */
-final class CableConfigs {
+public final class CableConfigs {
 
     private CableConfigs() {
     }
 
     /** The mapping with its defaults, and the given {@code property, value} pairs set. */
-    static CableRuntimeConfig with(String... propertiesAndValues) {
+    public static CableRuntimeConfig with(String... propertiesAndValues) {
         SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder().addDiscoveredConverters()
                 .withMapping(CableRuntimeConfig.class);
         for (int i = 0; i < propertiesAndValues.length; i += 2) {

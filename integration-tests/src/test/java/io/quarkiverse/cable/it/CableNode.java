@@ -23,12 +23,12 @@ import io.quarkiverse.cable.test.ApplicationNode;
 public final class CableNode implements AutoCloseable {
 
     public static final Duration START_TIMEOUT = Duration.ofSeconds(180);
-    static final Duration STOP_TIMEOUT = Duration.ofSeconds(90);
+    public static final Duration STOP_TIMEOUT = Duration.ofSeconds(90);
     public static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
 
     public final String name;
     public final int port;
-    final Process process;
+    public final Process process;
     public final Path log;
     private final ApplicationNode node;
 
@@ -62,7 +62,7 @@ public final class CableNode implements AutoCloseable {
         return !dbKind().equals("h2") && dbUrl() != null;
     }
 
-    static Path jar() {
+    public static Path jar() {
         return Path.of(System.getProperty("cable.node.jar", "target/quarkus-app/quarkus-run.jar")).toAbsolutePath();
     }
 
@@ -80,7 +80,7 @@ public final class CableNode implements AutoCloseable {
                 .start());
     }
 
-    static CableNode start(String name, Map<String, String> config) throws Exception {
+    public static CableNode start(String name, Map<String, String> config) throws Exception {
         return start(name, dbUrl(), config);
     }
 
@@ -108,7 +108,7 @@ public final class CableNode implements AutoCloseable {
     }
 
     /** POST /enqueue/{channel}: queues {@code count} broadcasts and answers without waiting for their commit. */
-    int enqueue(String channel, String producer, int count) throws IOException, InterruptedException {
+    public int enqueue(String channel, String producer, int count) throws IOException, InterruptedException {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(base().resolve("enqueue/" + channel
                 + "?count=" + count + "&producer=" + producer)).timeout(Duration.ofSeconds(60))
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
@@ -119,7 +119,7 @@ public final class CableNode implements AutoCloseable {
     }
 
     /** SIGTERM, then waits for the exit (killing the process after the stop timeout). Returns the exit code. */
-    int stop() throws InterruptedException {
+    public int stop() throws InterruptedException {
         return node.stop();
     }
 

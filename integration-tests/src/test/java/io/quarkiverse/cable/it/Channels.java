@@ -3,12 +3,12 @@ package io.quarkiverse.cable.it;
 import java.util.UUID;
 
 /** Channel names unique to one test, so tests sharing the application and database never see each other. */
-final class Channels {
+public final class Channels {
 
     private Channels() {
     }
 
-    static String unique(String prefix) {
+    public static String unique(String prefix) {
         return prefix + ":" + UUID.randomUUID();
     }
 }

@@ -10,22 +10,22 @@ import io.quarkiverse.cable.CableListener;
 import io.quarkiverse.cable.CableMessage;
 
 /** Records what a subscription receives, for assertions after a bounded wait. */
-final class Collector implements CableListener {
+public final class Collector implements CableListener {
 
-    static final Duration TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-    final List<CableMessage> messages = new CopyOnWriteArrayList<>();
+    public final List<CableMessage> messages = new CopyOnWriteArrayList<>();
 
     @Override
     public void onMessage(CableMessage message) {
         messages.add(message);
     }
 
-    List<String> texts() {
+    public List<String> texts() {
         return messages.stream().map(CableMessage::text).toList();
     }
 
-    Collector awaitCount(int count) {
+    public Collector awaitCount(int count) {
         await().atMost(TIMEOUT).until(() -> messages.size() >= count);
         return this;
     }

@@ -10,12 +10,12 @@ import io.quarkiverse.cable.runtime.database.DatabaseTransport;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
 
 /** A second node inside the test's process: an engine on the database adapter, built as the recorder builds one. */
-final class DatabaseNodes {
+public final class DatabaseNodes {
 
     private DatabaseNodes() {
     }
 
-    static CableEngine node(String name, Supplier<DataSource> dataSource, SqlDialect dialect,
+    public static CableEngine node(String name, Supplier<DataSource> dataSource, SqlDialect dialect,
             CableRuntimeConfig config) {
         return CableEngine.create(config, DatabaseTransport.factory(name, dataSource, dialect, config));
     }

@@ -14,39 +14,39 @@ import java.util.concurrent.TimeUnit;
  * The separate PostgreSQL cluster (port 5433 by default) that fault tests stop, start and kill connections on, through
  * {@code src/test/scripts/fault-postgres.sh}. The main server on 5432 is never touched.
  */
-final class FaultPostgres {
+public final class FaultPostgres {
 
-    static final int PORT = Integer.parseInt(System.getenv().getOrDefault("CABLE_FAULT_PG_PORT", "5433"));
-    static final String URL = "jdbc:postgresql://127.0.0.1:" + PORT + "/cable_fault";
+    public static final int PORT = Integer.parseInt(System.getenv().getOrDefault("CABLE_FAULT_PG_PORT", "5433"));
+    public static final String URL = "jdbc:postgresql://127.0.0.1:" + PORT + "/cable_fault";
 
     private FaultPostgres() {
     }
 
     /** Whether this machine can run the cluster: the PostgreSQL cluster tools are installed. */
-    static boolean available() {
+    public static boolean available() {
         return Files.isDirectory(Path.of("/etc/postgresql")) && onPath("pg_createcluster") && onPath("pg_ctlcluster");
     }
 
-    static void setup() throws Exception {
+    public static void setup() throws Exception {
         run("setup");
     }
 
-    static void start() throws Exception {
+    public static void start() throws Exception {
         run("start");
     }
 
     /** Fast shutdown: every session is terminated, in-flight transactions roll back. */
-    static void stop() throws Exception {
+    public static void stop() throws Exception {
         run("stop");
     }
 
     /** Immediate shutdown, as if the server crashed. */
-    static void crash() throws Exception {
+    public static void crash() throws Exception {
         run("crash");
     }
 
     /** Terminates every session of the test database but the caller's (the writer's, the poller's, the pool's). */
-    static int terminateSessions() throws Exception {
+    public static int terminateSessions() throws Exception {
         try (Connection connection = DriverManager.getConnection(URL, "postgres", "");
                 Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"

@@ -14,7 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * like to the server (a laptop lid, a mobile network switch, a middlebox that dropped the flow). No FIN, no RST: the
  * server's writes land in this process's socket buffers and are never read, and nothing comes back.
  */
-final class FreezingProxy implements AutoCloseable {
+public final class FreezingProxy implements AutoCloseable {
 
     private final ServerSocket server;
     private final int target;
@@ -27,16 +27,16 @@ final class FreezingProxy implements AutoCloseable {
         Thread.ofVirtual().name("freezing-proxy").start(this::accept);
     }
 
-    static FreezingProxy to(int port) throws IOException {
+    public static FreezingProxy to(int port) throws IOException {
         return new FreezingProxy(port);
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 
     /** From now on nothing is forwarded either way; every connection stays open. */
-    void freeze() {
+    public void freeze() {
         frozen = true;
     }
 

@@ -19,30 +19,30 @@ import io.vertx.core.json.Json;
  * given; inside {@code batching { }} a JSON array of those. The gem treats any answer but {@code 201 Created} as an
  * error. Keep-alive: one client, reused.
  */
-final class GemBroadcaster {
+public final class GemBroadcaster {
 
-    static final String SECRET = "integration-tests-broadcast-secret";
+    public static final String SECRET = "integration-tests-broadcast-secret";
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI url;
     private final String secret;
 
-    GemBroadcaster(URI base, String secret) {
+    public GemBroadcaster(URI base, String secret) {
         this.url = base.resolve("/_broadcast");
         this.secret = secret;
     }
 
     /** {@code broadcast(stream, payload)} outside batching: one object. */
-    HttpResponse<String> broadcast(String stream, String jsonData) throws IOException, InterruptedException {
+    public HttpResponse<String> broadcast(String stream, String jsonData) throws IOException, InterruptedException {
         return post(item(stream, jsonData));
     }
 
     /** {@code batching { broadcast(...) ... }}: one array. */
-    HttpResponse<String> batch(String stream, List<String> jsonData) throws IOException, InterruptedException {
+    public HttpResponse<String> batch(String stream, List<String> jsonData) throws IOException, InterruptedException {
         return post(jsonData.stream().map(data -> item(stream, data)).collect(Collectors.joining(",", "[", "]")));
     }
 
-    HttpResponse<String> post(String body) throws IOException, InterruptedException {
+    public HttpResponse<String> post(String body) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json");
         if (secret != null) {
@@ -52,7 +52,7 @@ final class GemBroadcaster {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    static String item(String stream, String jsonData) {
+    public static String item(String stream, String jsonData) {
         return "{\"stream\":" + Json.encode(stream) + ",\"data\":" + Json.encode(jsonData) + "}";
     }
 }

@@ -10,13 +10,13 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /** JDBC helpers the fault-injecting tests share: pass-through calls of their proxies, and what a channel stored. */
-final class Jdbc {
+public final class Jdbc {
 
     private Jdbc() {
     }
 
     /** Calls {@code method} on {@code target} for a proxy, throwing what the target threw (not its reflective wrapper). */
-    static Object call(Object target, Method method, Object[] args) throws Throwable {
+    public static Object call(Object target, Method method, Object[] args) throws Throwable {
         try {
             return method.invoke(target, args);
         } catch (InvocationTargetException e) {
@@ -29,12 +29,12 @@ final class Jdbc {
      * be spent by another worker of the node that commits through the same datasource meanwhile (presence renewing
      * its lease or reaping another node's, the trimmer).
      */
-    static boolean onTheWriter() {
+    public static boolean onTheWriter() {
         return Thread.currentThread().getName().startsWith("cable-writer-");
     }
 
     /** How many rows {@code cable_messages} holds for {@code channel}. */
-    static long storedMessages(DataSource dataSource, String channel) throws SQLException {
+    public static long storedMessages(DataSource dataSource, String channel) throws SQLException {
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement count = connection
                         .prepareStatement("SELECT count(*) FROM cable_messages WHERE channel = ?")) {

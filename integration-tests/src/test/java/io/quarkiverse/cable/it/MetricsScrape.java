@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** One read of /q/metrics (Prometheus text format): series name with labels to value. */
-final class MetricsScrape {
+public final class MetricsScrape {
 
     private final Map<String, Double> series = new HashMap<>();
 
@@ -20,16 +20,16 @@ final class MetricsScrape {
         }
     }
 
-    static MetricsScrape now() {
+    public static MetricsScrape now() {
         return new MetricsScrape(given().get("/q/metrics").then().statusCode(200).extract().asString());
     }
 
-    boolean has(String name) {
+    public boolean has(String name) {
         return series.containsKey(name);
     }
 
     /** The value of a series, for example {@code cable_errors_total{kind="invalid"}}; fails when it is missing. */
-    double value(String name) {
+    public double value(String name) {
         Double value = series.get(name);
         if (value == null) {
             throw new AssertionError("no series " + name + " in /q/metrics; cable series: "
@@ -38,7 +38,7 @@ final class MetricsScrape {
         return value;
     }
 
-    long count(String name) {
+    public long count(String name) {
         return (long) value(name);
     }
 }

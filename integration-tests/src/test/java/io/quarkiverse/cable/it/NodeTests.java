@@ -13,17 +13,17 @@ import java.util.concurrent.TimeUnit;
  * the application under test, and asserts it passed every test it declares. Node and the npm packages installed by
  * the build's {@code npm ci} are required: without them the calling test fails rather than skips.
  */
-final class NodeTests {
+public final class NodeTests {
 
     private NodeTests() {
     }
 
-    static void assertPasses(URI base, String script, int expectedPasses) throws Exception {
+    public static void assertPasses(URI base, String script, int expectedPasses) throws Exception {
         assertPasses(base, script, expectedPasses, Map.of());
     }
 
     /** As above, with more environment variables for the script (e.g. the addresses of other nodes). */
-    static void assertPasses(URI base, String script, int expectedPasses, Map<String, String> environment)
+    public static void assertPasses(URI base, String script, int expectedPasses, Map<String, String> environment)
             throws Exception {
         File directory = new File("src/test/js");
         assertThat(new File(directory, "node_modules/playwright-core")).as("npm ci ran in src/test/js").isDirectory();

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
  * the operator's endpoints), not the JDBC driver: it runs once per server. The MySQL Connector/J stage talks to the
  * same MariaDB server as the MariaDB stage, which runs it with MariaDB's driver, so there it is skipped; the in-process
  * suites that stay in that stage (the writer's, the poller's, presence's, history's) send every statement the cable
- * sends through Connector/J.
+ * sends through Connector/J (RecoverySubscribeTest reads history through it; ReplayAdmissionTest, the bounds on
+ * those reads, and PresenceInStreamTest, a Node client recovering presence events, run in the MariaDB stage).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

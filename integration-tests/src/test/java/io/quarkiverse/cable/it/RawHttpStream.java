@@ -19,11 +19,11 @@ import java.util.concurrent.TimeUnit;
  * SSE request ({@link #sse}) or an Action Cable WebSocket ({@link #actionCable}). Used by the abuse cases, whose
  * attackers read nothing at all.
  */
-final class RawHttpStream implements AutoCloseable {
+public final class RawHttpStream implements AutoCloseable {
 
-    final Socket socket;
-    final InputStream in;
-    final OutputStream out;
+    public final Socket socket;
+    public final InputStream in;
+    public final OutputStream out;
 
     private RawHttpStream(Socket socket) throws IOException {
         this.socket = socket;
@@ -42,7 +42,7 @@ final class RawHttpStream implements AutoCloseable {
     }
 
     /** GET {@code path} as an EventSource would, with {@code lastEventId} when not null; reads nothing back. */
-    static RawHttpStream sse(URI base, String path, String lastEventId, int receiveBuffer) throws IOException {
+    public static RawHttpStream sse(URI base, String path, String lastEventId, int receiveBuffer) throws IOException {
         RawHttpStream stream = open(base, receiveBuffer);
         String request = "GET " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
                 + "\r\nAccept: text/event-stream\r\n" + (lastEventId == null ? ""
@@ -55,7 +55,7 @@ final class RawHttpStream implements AutoCloseable {
     }
 
     /** An Action Cable connection that subscribes to {@code identifier}, reading only the handshake's answer. */
-    static RawHttpStream actionCable(URI base, String identifier) throws IOException {
+    public static RawHttpStream actionCable(URI base, String identifier) throws IOException {
         RawHttpStream stream = open(base, 0);
         byte[] nonce = new byte[16];
         new SecureRandom().nextBytes(nonce);
@@ -77,7 +77,7 @@ final class RawHttpStream implements AutoCloseable {
     }
 
     /** A masked client text frame (payloads under 64 KiB). */
-    void sendText(String text) throws IOException {
+    public void sendText(String text) throws IOException {
         byte[] payload = text.getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream frame = new ByteArrayOutputStream();
         frame.write(0x81);
@@ -99,7 +99,7 @@ final class RawHttpStream implements AutoCloseable {
     }
 
     /** The response's status line and headers. */
-    String readHead() throws IOException {
+    public String readHead() throws IOException {
         StringBuilder head = new StringBuilder();
         int matched = 0;
         while (matched < 4) {
@@ -117,7 +117,7 @@ final class RawHttpStream implements AutoCloseable {
      * Reads until {@code marker} was seen {@code times} times (across reads), and returns what was read; fails after
      * {@code within}.
      */
-    String readUntil(String marker, int times, Duration within) throws IOException {
+    public String readUntil(String marker, int times, Duration within) throws IOException {
         long deadline = System.nanoTime() + within.toNanos();
         StringBuilder read = new StringBuilder();
         byte[] buffer = new byte[8192];
@@ -153,7 +153,7 @@ final class RawHttpStream implements AutoCloseable {
      * Reads and drops everything until the server closes (end of stream or reset): true when it did within
      * {@code millis}.
      */
-    boolean drainUntilClosed(long millis) {
+    public boolean drainUntilClosed(long millis) {
         long deadline = System.currentTimeMillis() + millis;
         byte[] buffer = new byte[64 * 1024];
         try {

@@ -12,13 +12,13 @@ import io.vertx.core.Vertx;
  * WebSocket clients of the multi-process tests: {@code rooms} fresh rooms (unique names, so earlier runs on the same
  * database cannot interfere), each with one client on every node, connected to {@code /rooms/<room>} and ready.
  */
-final class RoomClients implements AutoCloseable {
+public final class RoomClients implements AutoCloseable {
 
     /** Room name to its clients, in room order. */
-    final Map<String, List<WsClient>> byRoom = new LinkedHashMap<>();
+    public final Map<String, List<WsClient>> byRoom = new LinkedHashMap<>();
     private final List<WsClient> all = new ArrayList<>();
 
-    static RoomClients connect(Vertx vertx, String prefix, int rooms, List<CableNode> nodes) throws Exception {
+    public static RoomClients connect(Vertx vertx, String prefix, int rooms, List<CableNode> nodes) throws Exception {
         RoomClients clients = new RoomClients();
         String unique = prefix + "-" + UUID.randomUUID();
         try {
@@ -39,11 +39,11 @@ final class RoomClients implements AutoCloseable {
         return clients;
     }
 
-    List<String> rooms() {
+    public List<String> rooms() {
         return List.copyOf(byRoom.keySet());
     }
 
-    int size() {
+    public int size() {
         return all.size();
     }
 

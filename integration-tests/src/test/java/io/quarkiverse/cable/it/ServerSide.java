@@ -20,7 +20,7 @@ import io.quarkus.websockets.next.WebSocketConnection;
  * the application's JVM (a {@code @QuarkusTest}): open or not, the channels each streams, whether their streams are
  * confirmed, and whether the subscriber map has those channels. Empty when the application runs elsewhere.
  */
-final class ServerSide {
+public final class ServerSide {
 
     private static final class InternalLiteral extends AnnotationLiteral<Internal> implements Internal {
     }
@@ -28,7 +28,7 @@ final class ServerSide {
     private ServerSide() {
     }
 
-    static String describe(String path) {
+    public static String describe(String path) {
         ArcContainer arc = Arc.container();
         if (arc == null || !arc.isRunning()) {
             return "";

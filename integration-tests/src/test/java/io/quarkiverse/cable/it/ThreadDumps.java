@@ -13,7 +13,7 @@ import io.vertx.core.json.JsonObject;
  * Writes a dump of every thread of this JVM, virtual threads included, for a test that timed out: in a
  * {@code @QuarkusTest} the application runs in the same JVM, so the dump shows where its threads were waiting.
  */
-final class ThreadDumps {
+public final class ThreadDumps {
 
     private ThreadDumps() {
     }
@@ -22,7 +22,7 @@ final class ThreadDumps {
      * @return where the dump went and the stacks of the cable's own threads (whose names start with "cable-"), or why
      *         there is none
      */
-    static String write(String name) {
+    public static String write(String name) {
         try {
             Path dir = Files.createDirectories(Path.of("target", "thread-dumps"));
             Path file = dir.resolve(name + "-" + System.currentTimeMillis() + ".json");

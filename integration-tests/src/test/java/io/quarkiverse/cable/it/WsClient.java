@@ -29,9 +29,9 @@ import io.vertx.core.Vertx;
 public final class WsClient implements AutoCloseable {
 
     public final List<String> received = new CopyOnWriteArrayList<>();
-    final CompletableFuture<Short> closeStatus = new CompletableFuture<>();
-    volatile String closeReason;
-    volatile String subProtocol;
+    public final CompletableFuture<Short> closeStatus = new CompletableFuture<>();
+    public volatile String closeReason;
+    public volatile String subProtocol;
     private final String path;
     private final AtomicBoolean reading = new AtomicBoolean(true);
     private final AtomicBoolean owed = new AtomicBoolean();
@@ -57,7 +57,7 @@ public final class WsClient implements AutoCloseable {
     }
 
     /** Connects with extra request headers (for example {@code Authorization}), and the sub-protocols offered. */
-    static WsClient connectWith(URI base, String path, java.util.Map<String, String> headers, String... subProtocols)
+    public static WsClient connectWith(URI base, String path, java.util.Map<String, String> headers, String... subProtocols)
             throws Exception {
         WsClient ws = new WsClient(path);
         WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder()
@@ -120,11 +120,11 @@ public final class WsClient implements AutoCloseable {
         }
     }
 
-    WsClient awaitFrames(int count) {
+    public WsClient awaitFrames(int count) {
         return awaitFrames(count, Collector.TIMEOUT);
     }
 
-    WsClient awaitFrames(int count, Duration timeout) {
+    public WsClient awaitFrames(int count, Duration timeout) {
         try {
             await().atMost(timeout).until(() -> received.size() >= count);
         } catch (ConditionTimeoutException e) {
@@ -158,11 +158,11 @@ public final class WsClient implements AutoCloseable {
     }
 
     /** Stops reading from the socket: the server's writes back up as they would for a stalled client. */
-    void stopReading() {
+    public void stopReading() {
         reading.set(false);
     }
 
-    void resumeReading() {
+    public void resumeReading() {
         reading.set(true);
         if (owed.compareAndSet(true, false)) {
             socket.request(1);
@@ -170,7 +170,7 @@ public final class WsClient implements AutoCloseable {
     }
 
     /** Drops the connection without a close frame: the server sees the TCP connection end, as after a crash. */
-    void abort() {
+    public void abort() {
         socket.abort();
     }
 

@@ -24,7 +24,7 @@ import io.quarkus.runtime.StartupEvent;
  * applies them to this node's Action Cable and WebSockets Next connections.
  */
 @Singleton
-class CableIdentitiesBean implements CableIdentities {
+public class CableIdentitiesBean implements CableIdentities {
 
     @Inject
     @Internal

@@ -1,6 +1,5 @@
 package io.quarkiverse.cable.spi;
 
-import java.sql.SQLException;
 import java.util.List;
 
 /**
@@ -10,13 +9,13 @@ import java.util.List;
 public interface TransactionStore {
 
     /** Whether the current transaction holds a connection of the cable's datasource. */
-    boolean joined() throws SQLException;
+    boolean joined() throws StoreException;
 
     /**
      * Writes {@code messages}, in order, on the current transaction's connection: takes the writers' lock (held until
      * the transaction ends) and inserts them.
      */
-    void write(List<OutgoingMessage> messages) throws SQLException;
+    void write(List<OutgoingMessage> messages) throws StoreException;
 
     /** After the transaction committed {@code rows} broadcasts: wake the local poller, feed the trimmer. */
     void committed(int rows);

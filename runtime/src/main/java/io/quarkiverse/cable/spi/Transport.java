@@ -1,6 +1,5 @@
 package io.quarkiverse.cable.spi;
 
-import java.sql.SQLException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -38,7 +37,7 @@ public interface Transport {
      * when the channel has no stored message. May block.
      */
     default Optional<StreamPosition> position(String channel, long channelHash)
-            throws SQLException {
+            throws StoreException {
         return Optional.empty();
     }
 

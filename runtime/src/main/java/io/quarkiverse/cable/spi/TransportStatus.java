@@ -1,6 +1,5 @@
 package io.quarkiverse.cable.spi;
 
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -16,8 +15,11 @@ public interface TransportStatus {
     TransportStatus NONE = new TransportStatus() {
     };
 
-    /** The datasource that stores the messages; empty when the transport stores nothing. */
-    default Optional<String> datasource() {
+    /**
+     * The name of the store that holds the messages, as operators know it (a database adapter's datasource name);
+     * empty when the transport stores nothing, and then nothing stored is counted or probed.
+     */
+    default Optional<String> store() {
         return Optional.empty();
     }
 
@@ -44,12 +46,12 @@ public interface TransportStatus {
     }
 
     /** Reads the newest id and the messages older than {@code cutoff} (up to {@code cap}); empty when none stored. */
-    default Optional<StoredCounts> count(Instant cutoff, long cap) throws SQLException {
+    default Optional<StoredCounts> count(Instant cutoff, long cap) throws StoreException {
         return Optional.empty();
     }
 
     /** The newest {@code limit} stored messages, newest first; none when nothing is stored. */
-    default List<PolledMessage> recent(int limit) throws SQLException {
+    default List<PolledMessage> recent(int limit) throws StoreException {
         return List.of();
     }
 
@@ -58,7 +60,7 @@ public interface TransportStatus {
      * filter belongs to the read, not to its caller: the cable's own channels can fill the newest rows (every whisper
      * and presence event is a row), so filtering {@link #recent(int)}'s answer afterwards could leave nothing.
      */
-    default List<PolledMessage> recent(int limit, Set<String> except) throws SQLException {
+    default List<PolledMessage> recent(int limit, Set<String> except) throws StoreException {
         return recent(limit).stream().filter(polled -> !except.contains(polled.message().channel())).toList();
     }
 

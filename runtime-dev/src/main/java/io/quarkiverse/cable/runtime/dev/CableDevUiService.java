@@ -1,7 +1,6 @@
 package io.quarkiverse.cable.runtime.dev;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,6 +23,7 @@ import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.LocalSessions;
 import io.quarkiverse.cable.runtime.observability.CableObservability;
 import io.quarkiverse.cable.spi.PolledMessage;
+import io.quarkiverse.cable.spi.StoreException;
 import io.quarkiverse.cable.spi.TransportStatus;
 import io.quarkus.arc.All;
 
@@ -133,7 +133,7 @@ public class CableDevUiService {
      * {@code internal}, the channels only the cable writes are left out: every whisper, presence event and disconnect
      * command is a row of its own, and on a busy page they pushed the application's messages out of the list.
      */
-    public List<Map<String, Object>> getRecentMessages(int limit, boolean internal) throws SQLException {
+    public List<Map<String, Object>> getRecentMessages(int limit, boolean internal) throws StoreException {
         int bounded = Math.max(1, Math.min(limit, 500));
         TransportStatus status = observability.transport().status();
         List<Map<String, Object>> messages = new ArrayList<>();

@@ -38,6 +38,9 @@ public class ActionCableEndpoint {
 
         void received(WebSocketConnection socket, String text);
 
+        /** A binary message: Action Cable is a text protocol. */
+        void binary(WebSocketConnection socket);
+
         /** Bad input from a client of one {@code cause} (a constant): counted and logged, rate-limited per cause. */
         void invalid(String cause, String message);
 
@@ -65,11 +68,14 @@ public class ActionCableEndpoint {
         server.received(connection, frame);
     }
 
+    /**
+     * Only when {@code CommandFrameLimits} could not guard the connection's pipeline (which closes it at the first
+     * binary frame, before Vert.x assembles the message): the same refusal, after the fact.
+     */
     @OnBinaryMessage
     @NonBlocking
     public void binary(WebSocketConnection connection, Buffer frame) {
-        server.invalid("binary-frame", "Action Cable connection " + connection.id()
-                + " sent a binary frame; only text frames are commands");
+        server.binary(connection);
     }
 
     @OnClose

@@ -16,7 +16,7 @@ import io.vertx.core.http.HttpServerOptions;
  * entry in {@link #SERVED}.
  */
 @Singleton
-class ActionCableProtocol implements HttpServerOptionsCustomizer {
+public class ActionCableProtocol implements HttpServerOptionsCustomizer {
 
     static final String V1_JSON = "actioncable-v1-json";
     /**

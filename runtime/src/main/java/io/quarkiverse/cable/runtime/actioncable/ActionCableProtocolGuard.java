@@ -25,7 +25,7 @@ import io.vertx.core.http.HttpServerRequest;
  * WebSockets Next endpoint, keeps them.
  */
 @Singleton
-final class ActionCableProtocolGuard implements HttpUpgradeCheck {
+public final class ActionCableProtocolGuard implements HttpUpgradeCheck {
 
     /** Action Cable's names that the application did not list for its own endpoints. */
     private final Set<String> actionCableOnly;

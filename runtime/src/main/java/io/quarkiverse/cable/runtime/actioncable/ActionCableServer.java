@@ -32,6 +32,7 @@ import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.core.LocalSessions;
 import io.quarkiverse.cable.runtime.internals.Liveness;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
+import io.quarkiverse.cable.runtime.internals.TextProtocolFrames;
 import io.quarkiverse.cable.runtime.internals.WebSocketWire;
 import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.runtime.ShutdownEvent;
@@ -47,7 +48,7 @@ import io.vertx.core.Vertx;
  * as Action Cable clients expect, and disconnected on request or at shutdown.
  */
 @Singleton
-class ActionCableServer implements CableConnections, LocalSessions, ActionCableEndpoint.Callbacks {
+public class ActionCableServer implements CableConnections, LocalSessions, ActionCableEndpoint.Callbacks {
 
     private static final Logger LOG = Logger.getLogger(ActionCableServer.class);
     private static final long PING_MILLIS = 3000;
@@ -368,6 +369,17 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
         connection.received(text, bytes);
     }
 
+    /** A binary message reached the endpoint (its pipeline was not guarded): refused as {@link CommandFrameLimits} does. */
+    @Override
+    public void binary(WebSocketConnection socket) {
+        ActionCableConnection connection = connections.get(socket.id());
+        if (connection != null) {
+            framesRefused(connection.id, TextProtocolFrames.UNSUPPORTED_DATA,
+                    "sent a binary frame; Action Cable is a text protocol");
+            connection.outbox.close(TextProtocolFrames.UNSUPPORTED_DATA, "cable: binary frames unsupported");
+        }
+    }
+
     /** The socket closed: its streams stop, its channels hear {@code unsubscribed}. */
     @Override
     public void closed(WebSocketConnection socket) {
@@ -379,8 +391,8 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
 
     /**
      * A failure WebSockets Next reports on the socket. A frame over the server's frame size (or another protocol
-     * violation) is answered with the RFC 6455 code Netty's decoder chose, 1009 for a frame too large: the decoder
-     * does not close on it, and the client would otherwise see the connection drop (1006).
+     * violation) is answered in the connection's pipeline ({@link CommandFrameLimits}) and never gets here; this
+     * answers it with the RFC 6455 code Netty's decoder chose for a connection whose pipeline could not be guarded.
      */
     @Override
     public void failed(WebSocketConnection socket, Throwable failure) {
@@ -398,6 +410,24 @@ class ActionCableServer implements CableConnections, LocalSessions, ActionCableE
             return;
         }
         LOG.debugf("Action Cable connection %s: %s", socket.id(), failure);
+    }
+
+    /**
+     * {@link CommandFrameLimits} refused a frame of the connection and is closing it with {@code code}: counted (a
+     * binary frame as {@code unsupported_data}, a message too big as {@code command_size}, a protocol violation as
+     * invalid input), and its streams stop now rather than when its socket has closed, as for a slow consumer.
+     */
+    void framesRefused(String id, int code, String why) {
+        String message = "Action Cable connection " + id + " " + why + "; closing it with " + code;
+        switch (code) {
+            case TextProtocolFrames.MESSAGE_TOO_BIG -> refused(CableStats.Refusal.COMMAND_SIZE, message);
+            case TextProtocolFrames.UNSUPPORTED_DATA -> refused(CableStats.Refusal.UNSUPPORTED_DATA, message);
+            default -> invalid("frame", message);
+        }
+        ActionCableConnection connection = connections.get(id);
+        if (connection != null) {
+            connection.closed();
+        }
     }
 
     private void slowConsumer(String id, CableStats.Refusal reason, String why) {

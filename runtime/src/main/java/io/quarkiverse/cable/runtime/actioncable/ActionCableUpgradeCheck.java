@@ -4,7 +4,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.RequestOrigins;
+import io.quarkiverse.cable.runtime.frontend.RequestOrigins;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.quarkus.websockets.next.UserData;
@@ -17,7 +17,7 @@ import io.smallrye.mutiny.Uni;
  * it to upgrade checks, is kept in the connection's user data for the identification that follows the upgrade.
  */
 @Singleton
-class ActionCableUpgradeCheck implements HttpUpgradeCheck {
+public class ActionCableUpgradeCheck implements HttpUpgradeCheck {
 
     /** The identity as the upgrade saw it; taken out of the user data when the connection opens. */
     @SuppressWarnings({ "unchecked", "rawtypes" })

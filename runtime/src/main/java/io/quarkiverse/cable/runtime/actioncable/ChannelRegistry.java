@@ -13,7 +13,7 @@ import io.quarkiverse.cable.ChannelHandler;
 import io.quarkus.arc.Arc;
 
 /** The {@code @CableChannel} beans found and checked at build time, by channel name, with their methods. */
-final class ChannelRegistry {
+public final class ChannelRegistry {
 
     /** What a channel that does not implement {@link ChannelHandler} does with whispers: the interface's default. */
     private static final ChannelHandler DEFAULT_HANDLER = new ChannelHandler() {

@@ -14,7 +14,7 @@ import io.netty.handler.codec.http.cookie.Cookie;
 import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
 import io.quarkiverse.cable.CableIdentification;
 import io.quarkiverse.cable.CableRequest;
-import io.quarkiverse.cable.runtime.core.CredentialsExpiry;
+import io.quarkiverse.cable.runtime.frontend.CredentialsExpiry;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.websockets.next.HandshakeRequest;
 import io.smallrye.mutiny.Uni;

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
-import io.quarkiverse.cable.runtime.core.CredentialsExpiry;
+import io.quarkiverse.cable.runtime.frontend.CredentialsExpiry;
 import io.quarkus.security.credential.Credential;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;

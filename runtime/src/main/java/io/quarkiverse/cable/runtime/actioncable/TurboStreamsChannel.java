@@ -17,7 +17,7 @@ import io.quarkiverse.cable.spi.Failure;
  * presents signed ({@code signed_stream_name}), and rejects a missing, unsigned or tampered name. It has no actions.
  */
 @Singleton
-class TurboStreamsChannel implements ChannelHandler {
+public class TurboStreamsChannel implements ChannelHandler {
 
     @Inject
     Instance<TurboStreams> turbo;

@@ -15,7 +15,7 @@ import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
  * {@code quarkus.cable.turbo.previous-signing-keys} (their lengths were checked by {@code CableConfigCheck}).
  */
 @Singleton
-class TurboStreamsProducer {
+public class TurboStreamsProducer {
 
     @Produces
     @Singleton

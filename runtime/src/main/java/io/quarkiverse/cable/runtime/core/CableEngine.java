@@ -25,6 +25,7 @@ import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.HistoryRequest;
 import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.StoreException;
 import io.quarkiverse.cable.spi.Transport;
 import io.quarkiverse.cable.spi.TransportFactory;
 
@@ -47,7 +48,7 @@ public final class CableEngine implements Cable {
     private final long maxPayloadSize;
     private final int subscriberBuffer;
     private final JsonPayloads json = new JsonPayloads();
-    private final TapRegistry taps = new TapRegistry();
+    private final BroadcastTaps taps = new BroadcastTaps();
     private final Cable withoutTransaction = new CableView(this, false, null);
     /** Null unless broadcasts join the caller's JTA transaction (set once at start). */
     private volatile TransactionalBroadcasts transactions;
@@ -55,7 +56,7 @@ public final class CableEngine implements Cable {
     private final int replaysPerConnection;
     /** The node's bound on client replays in flight, every front end's together. */
     private final ReplayBudget replayBudget;
-    private final StorePresence presence;
+    private final Presence presence;
     private final EngineIdentities identities;
     /** Whether a broadcast's log MDC can reach a listener: only when the transport dispatches on the sending thread. */
     private final boolean carriesContext;
@@ -72,7 +73,7 @@ public final class CableEngine implements Cable {
         this.transport = transport.create(subscribers, stats);
         this.carriesContext = this.transport.dispatchesOnSend();
         this.identities = new EngineIdentities(this);
-        this.presence = new StorePresence(this.transport::presence, PresenceSettings.from(config),
+        this.presence = new Presence(this.transport::presence, PresenceSettings.from(config),
                 delivery -> subscribe(IdentityChannels.PRESENCE, delivery));
     }
 
@@ -193,7 +194,7 @@ public final class CableEngine implements Cable {
 
     /** A reader of {@code channel} for this node, handing each message's text to {@code dispatch} (never blocking). */
     public ChannelReader channelReader(String channel, Consumer<String> dispatch) {
-        return new SharedChannelReader(delivery -> subscribe(channel, delivery), dispatch);
+        return new ChannelReader(delivery -> subscribe(channel, delivery), dispatch);
     }
 
     /** The application's Jackson mapper, which also encodes broadcast objects: for action parameters. */
@@ -237,8 +238,8 @@ public final class CableEngine implements Cable {
         }
         try {
             return transport.position(channel, ChannelHash.of(channel));
-        } catch (java.sql.SQLException e) {
-            throw new CableException.StorageFailed("Cable position of '" + channel + "' could not be read", e);
+        } catch (StoreException e) {
+            throw new CableException.StorageFailed("Cable position of '" + channel + "' could not be read", e.getCause());
         }
     }
 
@@ -276,7 +277,7 @@ public final class CableEngine implements Cable {
     public LocalSubscription subscribe(String channel, Delivery delivery, HistoryRequest request, int holdLimit,
             ReplayQuota quota, RecoveryOutcome.Factory outcome) {
         HeldDelivery held = new HeldDelivery(delivery, holdLimit);
-        EngineSubscription subscription = newSubscription(channel, held);
+        LocalSubscription subscription = newSubscription(channel, held);
         StepQuota steps = (StepQuota) quota; // ReplayQuota is sealed: the engine made it
         subscription.onStart(started -> new Recovery(transport.history(), stats).replay(started, request, steps,
                 outcome.create(started)));
@@ -321,17 +322,17 @@ public final class CableEngine implements Cable {
      * A direct delivery runs on the dispatching thread (the poller), so it must never block.
      */
     public LocalSubscription subscribe(String channel, Delivery delivery) {
-        EngineSubscription subscription = newSubscription(channel, delivery);
+        LocalSubscription subscription = newSubscription(channel, delivery);
         transport.startSubscription(subscription);
         return subscription;
     }
 
-    private EngineSubscription newSubscription(String channel, Delivery delivery) {
+    private LocalSubscription newSubscription(String channel, Delivery delivery) {
         String problem = channelProblem(channel);
         if (problem != null) {
             throw new CableException.InvalidMessage(problem);
         }
-        EngineSubscription subscription = new EngineSubscription(channel, ChannelHash.of(channel), delivery,
+        LocalSubscription subscription = new LocalSubscription(channel, ChannelHash.of(channel), delivery,
                 subscribers);
         subscription.closed().whenComplete((ignored, failure) -> {
             if (failure instanceof CableException.SlowConsumer) {

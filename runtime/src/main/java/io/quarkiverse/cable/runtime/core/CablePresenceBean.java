@@ -14,7 +14,7 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 
 /** The application's {@link CablePresence}: reads of the engine's presence sets, and this node's reader of events. */
 @Singleton
-class CablePresenceBean implements CablePresence {
+public class CablePresenceBean implements CablePresence {
 
     /** How far an events subscriber may fall behind before its stream fails. */
     static final int EVENTS_BUFFER = 1024;

@@ -30,8 +30,13 @@ public final class CableStats implements TransportCounters {
         IDENTIFIER_SIZE,
         /** A subscribe beyond limits.max-subscriptions. */
         SUBSCRIPTIONS,
-        /** A command frame over action-cable.max-command-size. */
+        /**
+         * A command over action-cable.max-command-size, in one frame or in fragments, or a single frame over the
+         * server's WebSocket frame size: closed with 1009.
+         */
         COMMAND_SIZE,
+        /** A binary frame to Action Cable, a text protocol: closed with 1003 (unsupported data), the rest dropped. */
+        UNSUPPORTED_DATA,
         /** Commands waiting to be handled over limits.max-queued-commands or limits.max-queued-command-bytes. */
         COMMAND_QUEUE,
         /** Commands faster than limits.command-rate (with limits.command-burst). */

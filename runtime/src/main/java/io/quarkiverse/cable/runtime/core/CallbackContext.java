@@ -35,7 +35,7 @@ public final class CallbackContext {
     /**
      * Runs {@code callback} in a request context with {@code identity} (null or anonymous: none is associated, and the
      * association answers the anonymous identity if the callback asks: creating the association bean is most of what
-     * a context costs, performance.adoc#callback-context, so a context that needs none does not pay for it).
+     * a context costs, performance-work.adoc#callback-context, so a context that needs none does not pay for it).
      */
     public static void run(SecurityIdentity identity, Runnable callback) {
         call(identity, () -> {

@@ -16,7 +16,7 @@ import io.smallrye.mutiny.Uni;
 
 /** The {@link MutinyCable} bean, over the {@link Cable} bean. */
 @Singleton
-class MutinyCableBean implements MutinyCable {
+public class MutinyCableBean implements MutinyCable {
 
     private final MutinyCable delegate;
 

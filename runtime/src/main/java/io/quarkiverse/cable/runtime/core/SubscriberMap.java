@@ -17,7 +17,7 @@ final class SubscriberMap implements Subscribers {
 
     private static final long[] NONE = new long[0];
 
-    private final Map<Long, CopyOnWriteArrayList<EngineSubscription>> channels = new ConcurrentHashMap<>();
+    private final Map<Long, CopyOnWriteArrayList<LocalSubscription>> channels = new ConcurrentHashMap<>();
     private long[] hashes = NONE;
     /** Set by every change; the hash array is rebuilt only when the poller next asks, not on each subscribe. */
     private volatile boolean hashesStale;
@@ -30,7 +30,7 @@ final class SubscriberMap implements Subscribers {
     private final Map<String, Integer> cableOwned = new ConcurrentHashMap<>();
     private volatile int cableOwnedSubscribers;
 
-    void add(EngineSubscription subscription) {
+    void add(LocalSubscription subscription) {
         synchronized (channels) {
             channels.computeIfAbsent(subscription.channelHash(), h -> new CopyOnWriteArrayList<>()).add(subscription);
             hashesStale = true;
@@ -41,9 +41,9 @@ final class SubscriberMap implements Subscribers {
         }
     }
 
-    void remove(EngineSubscription subscription) {
+    void remove(LocalSubscription subscription) {
         synchronized (channels) {
-            CopyOnWriteArrayList<EngineSubscription> subscribers = channels.get(subscription.channelHash());
+            CopyOnWriteArrayList<LocalSubscription> subscribers = channels.get(subscription.channelHash());
             if (subscribers == null || !subscribers.remove(subscription)) {
                 return;
             }
@@ -64,12 +64,12 @@ final class SubscriberMap implements Subscribers {
      */
     @Override
     public int dispatch(long channelHash, CableMessage message, String excludedSession) {
-        CopyOnWriteArrayList<EngineSubscription> subscribers = channels.get(channelHash);
+        CopyOnWriteArrayList<LocalSubscription> subscribers = channels.get(channelHash);
         if (subscribers == null) {
             return 0;
         }
         int delivered = 0;
-        for (EngineSubscription subscription : subscribers) {
+        for (LocalSubscription subscription : subscribers) {
             // Hashes of different names may collide; the name decides. A broadcast "to others" skips its sender.
             if (subscription.channel().equals(message.channel())
                     && (excludedSession == null || !excludedSession.equals(subscription.session()))
@@ -83,7 +83,7 @@ final class SubscriberMap implements Subscribers {
     /** Ends every subscription with {@code cause}; used when the cable stops. */
     @Override
     public void endAll(Throwable cause) {
-        List<EngineSubscription> all = new ArrayList<>();
+        List<LocalSubscription> all = new ArrayList<>();
         channels.values().forEach(all::addAll);
         all.forEach(subscription -> subscription.end(cause));
     }
@@ -112,7 +112,7 @@ final class SubscriberMap implements Subscribers {
 
     public int subscriberCount() {
         int count = 0;
-        for (CopyOnWriteArrayList<EngineSubscription> subscribers : channels.values()) {
+        for (CopyOnWriteArrayList<LocalSubscription> subscribers : channels.values()) {
             count += subscribers.size();
         }
         return count;
@@ -134,8 +134,8 @@ final class SubscriberMap implements Subscribers {
     /** Subscriber count per channel name, for administration. */
     public Map<String, Integer> subscribersByChannel() {
         Map<String, Integer> counts = new java.util.TreeMap<>();
-        for (CopyOnWriteArrayList<EngineSubscription> subscribers : channels.values()) {
-            for (EngineSubscription subscription : subscribers) {
+        for (CopyOnWriteArrayList<LocalSubscription> subscribers : channels.values()) {
+            for (LocalSubscription subscription : subscribers) {
                 counts.merge(subscription.channel(), 1, Integer::sum);
             }
         }

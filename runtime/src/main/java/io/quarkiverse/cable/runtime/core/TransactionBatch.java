@@ -1,6 +1,5 @@
 package io.quarkiverse.cable.runtime.core;
 
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +13,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.spi.CableThreads;
 import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.StoreException;
 import io.quarkiverse.cable.spi.TransactionStore;
 
 /**
@@ -111,13 +111,15 @@ final class TransactionBatch implements Synchronization {
             } else {
                 outcome = Outcome.AFTER_COMMIT;
             }
-        } catch (SQLException | RuntimeException e) {
+        } catch (StoreException | RuntimeException e) {
             outcome = Outcome.FAILED;
-            writeFailure = e;
+            // The store's own failure (a database's SQLException), not the SPI's wrapper of it.
+            Throwable failure = e instanceof StoreException stored ? stored.getCause() : e;
+            writeFailure = failure;
             // Thrown from beforeCompletion, this rolls the transaction back: a broadcast that cannot be stored
             // takes the transaction's data with it, as if one of its own statements had failed.
             throw new CableException.StorageFailed("Cable could not store " + batch.size()
-                    + " broadcasts in the transaction; it rolls back: " + e.getMessage(), e);
+                    + " broadcasts in the transaction; it rolls back: " + failure.getMessage(), failure);
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.function.IntConsumer;
 import io.agroal.api.AgroalDataSource;
 import io.agroal.api.transaction.TransactionIntegration;
 import io.quarkiverse.cable.spi.OutgoingMessage;
+import io.quarkiverse.cable.spi.StoreException;
 import io.quarkiverse.cable.spi.TransactionStore;
 
 /**
@@ -34,15 +35,21 @@ final class DatabaseTransactionStore implements TransactionStore {
     }
 
     @Override
-    public boolean joined() throws SQLException {
-        return integration.getTransactionAware() != null;
+    public boolean joined() throws StoreException {
+        try {
+            return integration.getTransactionAware() != null;
+        } catch (SQLException e) {
+            throw new StoreException(e);
+        }
     }
 
     @Override
-    public void write(List<OutgoingMessage> messages) throws SQLException {
+    public void write(List<OutgoingMessage> messages) throws StoreException {
         // The transaction's own connection: closing this handle leaves it enlisted until the transaction ends.
         try (Connection connection = dataSource.getConnection()) {
             store.writeInTransaction(connection, messages, Instant.now());
+        } catch (SQLException e) {
+            throw new StoreException(e);
         }
     }
 

@@ -15,6 +15,7 @@ import org.jboss.logging.Logger;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.CableException;
+import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
@@ -24,6 +25,7 @@ import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkiverse.cable.spi.PendingSubscription;
 import io.quarkiverse.cable.spi.PolledMessage;
 import io.quarkiverse.cable.spi.PresenceStore;
+import io.quarkiverse.cable.spi.StoreException;
 import io.quarkiverse.cable.spi.Subscribers;
 import io.quarkiverse.cable.spi.TransactionStore;
 import io.quarkiverse.cable.spi.Transport;
@@ -79,10 +81,11 @@ public final class DatabaseTransport implements Transport, TransportStatus {
 
     /** Read on the caller's connection: inside a JTA transaction, Agroal hands out the transaction's own. */
     @Override
-    public java.util.Optional<io.quarkiverse.cable.StreamPosition> position(String channel, long channelHash)
-            throws java.sql.SQLException {
-        try (java.sql.Connection connection = dataSource.get().getConnection()) {
-            return new io.quarkiverse.cable.runtime.database.ChannelCursor(dialect).read(connection, channel, channelHash);
+    public Optional<StreamPosition> position(String channel, long channelHash) throws StoreException {
+        try (Connection connection = dataSource.get().getConnection()) {
+            return new ChannelCursor(dialect).read(connection, channel, channelHash);
+        } catch (SQLException e) {
+            throw new StoreException(e);
         }
     }
 
@@ -234,7 +237,7 @@ public final class DatabaseTransport implements Transport, TransportStatus {
     }
 
     @Override
-    public Optional<String> datasource() {
+    public Optional<String> store() {
         return Optional.of(datasourceName);
     }
 
@@ -272,32 +275,38 @@ public final class DatabaseTransport implements Transport, TransportStatus {
     }
 
     @Override
-    public Optional<StoredCounts> count(Instant cutoff, long cap) throws SQLException {
+    public Optional<StoredCounts> count(Instant cutoff, long cap) throws StoreException {
         if (store == null) {
             return Optional.empty();
         }
         try (Connection connection = store.connection()) {
             return Optional.of(new StoredCounts(store.newestId(connection), store.countExpired(connection, cutoff, cap)));
+        } catch (SQLException e) {
+            throw new StoreException(e);
         }
     }
 
     @Override
-    public List<PolledMessage> recent(int limit) throws SQLException {
+    public List<PolledMessage> recent(int limit) throws StoreException {
         if (store == null) {
             return List.of();
         }
         try (Connection connection = store.connection()) {
             return store.recent(connection, limit);
+        } catch (SQLException e) {
+            throw new StoreException(e);
         }
     }
 
     @Override
-    public List<PolledMessage> recent(int limit, Set<String> except) throws SQLException {
+    public List<PolledMessage> recent(int limit, Set<String> except) throws StoreException {
         if (store == null) {
             return List.of();
         }
         try (Connection connection = store.connection()) {
             return store.recent(connection, limit, except);
+        } catch (SQLException e) {
+            throw new StoreException(e);
         }
     }
 

@@ -20,7 +20,8 @@ import io.quarkiverse.cable.spi.OutgoingMessage;
  * With MariaDB Connector/J the messages go in as one JDBC batch of a one-row INSERT, which the driver sends as one bulk
  * command (COM_STMT_BULK_EXECUTE: the statement prepared on the server, the rows as binary parameters, split by the
  * driver to fit {@code max_allowed_packet}); the server binds each row without parsing SQL. Against multi-row INSERTs
- * it made a 1000-row transaction 7.6-8.3 ms instead of 10.1-12.6 ms (bench/run-throughput.sh, performance.adoc). The
+ * it made a 1000-row transaction 7.6-8.3 ms instead of 10.1-12.6 ms (bench/run-throughput.sh,
+ * performance-work.adoc#bulk-insert). The
  * driver cannot split one row over packets in a bulk command, so a batch with a payload over
  * {@link #MAX_PAYLOAD_BYTES} takes the multi-row INSERTs; so does every batch with MySQL Connector/J, which sends a JDBC
  * batch row by row unless its URL asks it to rewrite batches. Multi-row INSERTs are split so no statement carries more

@@ -40,7 +40,7 @@ import io.vertx.ext.web.RoutingContext;
  * may have been delivered (the publisher retries the whole batch, as the gem does, and may deliver those twice).
  */
 @Singleton
-class HttpBroadcasts {
+public class HttpBroadcasts {
 
     @Inject
     @Internal

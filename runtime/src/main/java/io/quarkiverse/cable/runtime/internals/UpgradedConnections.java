@@ -14,7 +14,7 @@ import io.vertx.core.http.HttpConnection;
  * of them stream the cable is the front ends' knowledge, and one reference in the user data costs less than asking.
  */
 @Singleton
-class UpgradedConnections implements HttpUpgradeCheck {
+public class UpgradedConnections implements HttpUpgradeCheck {
 
     static final UserData.TypedKey<HttpConnection> KEY = new UserData.TypedKey<>("io.quarkiverse.cable.upgraded-from");
 

@@ -113,7 +113,7 @@ class CableMetrics {
                 .register(registry);
 
         TransportStatus transport = observability.transport().status();
-        if (transport.datasource().isEmpty()) {
+        if (transport.store().isEmpty()) {
             return;
         }
         counter("cable.polls", "Polls that ran a query", stats, CableStats::polls);

@@ -1,6 +1,5 @@
 package io.quarkiverse.cable.runtime.observability;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -15,6 +14,7 @@ import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.spi.StoreException;
 import io.quarkiverse.cable.spi.Transport;
 import io.quarkiverse.cable.spi.TransportStatus;
 
@@ -99,7 +99,7 @@ public class CableObservability {
 
     /** The database probe, reused while younger than {@link #PROBE_INTERVAL}; null with the memory adapter. */
     public synchronized Probe probe() {
-        if (engine.transport().status().datasource().isEmpty()) {
+        if (engine.transport().status().store().isEmpty()) {
             return null;
         }
         long now = System.nanoTime();
@@ -115,8 +115,10 @@ public class CableObservability {
             }
             long debt = counts.get().expired();
             probe = new Probe(System.nanoTime(), true, null, counts.get().newestId(), debt, debt >= cap);
-        } catch (SQLException | RuntimeException e) {
-            probe = new Probe(System.nanoTime(), false, e.getClass().getSimpleName() + ": " + e.getMessage(),
+        } catch (StoreException | RuntimeException e) {
+            String error = e instanceof StoreException failed ? failed.describe()
+                    : e.getClass().getSimpleName() + ": " + e.getMessage();
+            probe = new Probe(System.nanoTime(), false, error,
                     probe == null ? -1 : probe.newestId(), probe == null ? -1 : probe.trimDebt(),
                     probe != null && probe.trimDebtCapped());
         }
@@ -156,7 +158,7 @@ public class CableObservability {
         long oldest = progress.writerOldestQueuedAtNanos();
         Map<String, Boolean> alive = new HashMap<>();
         transport.workers().forEach(worker -> alive.put(worker.role(), worker.isAlive()));
-        return new Snapshot(engine.adapter(), transport.datasource().orElseThrow(), probe.reachable(), probe.error(),
+        return new Snapshot(engine.adapter(), transport.store().orElseThrow(), probe.reachable(), probe.error(),
                 probe.newestId() < 0 ? null : probe.newestId(), progress.cursor(), cursorLag(probe, progress),
                 probe.trimDebt() < 0 ? null : probe.trimDebt(), probe.trimDebtCapped(),
                 // Without subscribed channels the poller runs no query, so the last poll's lag would never reset.

@@ -12,7 +12,7 @@ import io.smallrye.mutiny.Multi;
 
 /** The application's {@link CableEventStream}; registered only when a JAX-RS implementation is present. */
 @Singleton
-class CableEventStreamBean implements CableEventStream {
+public class CableEventStreamBean implements CableEventStream {
 
     @Inject
     @Internal

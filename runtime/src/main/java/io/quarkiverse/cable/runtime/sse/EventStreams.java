@@ -35,7 +35,7 @@ final class EventStreams {
         // Taken now, on the request's thread: how to close this stream's connection when its client stops reading.
         Runnable closeConnection = ConnectionCloser.forCurrentRequest();
         SseAuthorization.checkReserved(channel);
-        io.quarkiverse.cable.runtime.core.StreamAuthorizer authorizer = SseAuthorization.active();
+        io.quarkiverse.cable.runtime.frontend.StreamAuthorizer authorizer = SseAuthorization.active();
         if (authorizer != null) {
             // Refused: thrown here, before Quarkus REST has the stream, so the answer is 403 and nothing subscribed.
             SseAuthorization.check(authorizer, channel);

@@ -11,9 +11,9 @@ import java.util.Map;
 import jakarta.ws.rs.ForbiddenException;
 
 import io.quarkiverse.cable.StreamRequest;
-import io.quarkiverse.cable.runtime.core.CredentialsExpiry;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
-import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
+import io.quarkiverse.cable.runtime.frontend.CredentialsExpiry;
+import io.quarkiverse.cable.runtime.frontend.StreamAuthorizer;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
 import io.quarkus.arc.InstanceHandle;

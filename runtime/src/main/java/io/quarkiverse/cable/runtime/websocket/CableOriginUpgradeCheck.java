@@ -3,7 +3,7 @@ package io.quarkiverse.cable.runtime.websocket;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import io.quarkiverse.cable.runtime.core.RequestOrigins;
+import io.quarkiverse.cable.runtime.frontend.RequestOrigins;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.smallrye.mutiny.Uni;
 
@@ -13,7 +13,7 @@ import io.smallrye.mutiny.Uni;
  * opens, so a refused page never gets a connection.
  */
 @Singleton
-class CableOriginUpgradeCheck implements HttpUpgradeCheck {
+public class CableOriginUpgradeCheck implements HttpUpgradeCheck {
 
     @Inject
     RequestOrigins origins;

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.quarkiverse.cable.runtime.core.CredentialsExpiry;
+import io.quarkiverse.cable.runtime.frontend.CredentialsExpiry;
 import io.quarkiverse.cable.runtime.internals.WebSocketWire;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.websockets.next.CloseReason;

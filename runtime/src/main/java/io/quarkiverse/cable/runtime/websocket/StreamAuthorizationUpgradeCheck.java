@@ -13,7 +13,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.cable.StreamRequest;
-import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
+import io.quarkiverse.cable.runtime.frontend.StreamAuthorizer;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.smallrye.mutiny.Uni;
@@ -30,7 +30,7 @@ import io.vertx.core.Vertx;
  * bean run without delaying an allowed stream's start past the endpoint's {@code @OnOpen}.
  */
 @Singleton
-class StreamAuthorizationUpgradeCheck implements HttpUpgradeCheck {
+public class StreamAuthorizationUpgradeCheck implements HttpUpgradeCheck {
 
     @Inject
     StreamAuthorizer authorizer;

@@ -3,7 +3,7 @@ package io.quarkiverse.cable.runtime.websocket;
 import java.util.List;
 import java.util.Map;
 
-import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
+import io.quarkiverse.cable.runtime.frontend.StreamAuthorizer;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.websockets.next.UserData;
 

@@ -28,7 +28,7 @@ import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.runtime.core.LocalSessions;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
-import io.quarkiverse.cable.runtime.core.StreamAuthorizer;
+import io.quarkiverse.cable.runtime.frontend.StreamAuthorizer;
 import io.quarkiverse.cable.runtime.internals.Liveness;
 import io.quarkiverse.cable.runtime.internals.SharedTextFrame;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
@@ -53,7 +53,7 @@ import io.vertx.core.Vertx;
  * the dispatch order. With a callback, each connection and channel gets an ordered mailbox on a virtual thread.
  */
 @Singleton
-class WebSocketStreams implements CableStreams, LocalSessions {
+public class WebSocketStreams implements CableStreams, LocalSessions {
 
     @Inject
     @Internal

@@ -16,7 +16,7 @@ import io.quarkiverse.cable.runtime.memory.MemoryTransport;
 import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
- * What carrying a broadcast's MDC costs per message (performance.adoc#broadcast-mdc): loops that print nanoseconds
+ * What carrying a broadcast's MDC costs per message (performance-work.adoc#broadcast-mdc): loops that print nanoseconds
  * per message, not a timed test (nothing is asserted of the figures). Runs only when asked:
  * {@code -Dtest=BroadcastContextCostTest -Dcable.bench.mdc=true}. The log manager's thread-local MDC, as on a thread
  * without a Vert.x context.

@@ -57,14 +57,14 @@ class ConnectionOutboxTest {
 
     private final List<CableStats.Refusal> refusals = new ArrayList<>();
 
-    private BoundedOutbox outbox(HeldWire wire, long maxBytes) {
-        return new BoundedOutbox(wire,
+    private ConnectionOutbox outbox(HeldWire wire, long maxBytes) {
+        return new ConnectionOutbox(wire,
                 new ConnectionOutbox.OutboxLimits(10_000, maxBytes, TimeUnit.SECONDS.toNanos(60)),
                 (reason, why) -> refusals.add(reason));
     }
 
     private static String frame(int bytes) {
-        return "f".repeat(bytes - BoundedOutbox.FRAME_OVERHEAD);
+        return "f".repeat(bytes - ConnectionOutbox.FRAME_OVERHEAD);
     }
 
     @Test
@@ -104,9 +104,9 @@ class ConnectionOutboxTest {
 
     @Test
     void framesCountTheirEncodedSizeOnTheWirePlusTheOverhead() {
-        BoundedOutbox outbox = outbox(new HeldWire(), 10_000);
-        assertThat(outbox.sizeOf("é€😀")).isEqualTo(2 + 3 + 4 + BoundedOutbox.FRAME_OVERHEAD);
-        assertThat(outbox.sizeOf(new byte[7])).isEqualTo(7 + BoundedOutbox.FRAME_OVERHEAD);
+        ConnectionOutbox outbox = outbox(new HeldWire(), 10_000);
+        assertThat(outbox.sizeOf("é€😀")).isEqualTo(2 + 3 + 4 + ConnectionOutbox.FRAME_OVERHEAD);
+        assertThat(outbox.sizeOf(new byte[7])).isEqualTo(7 + ConnectionOutbox.FRAME_OVERHEAD);
     }
 
     @Test

@@ -1,0 +1,153 @@
+package io.quarkiverse.cable.it.observability;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.Subscription;
+import io.quarkiverse.cable.it.Channels;
+import io.quarkiverse.cable.it.Collector;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+
+/**
+ * /q/health: the cable is ready while its database answers, not ready while it does not, ready again after. Readiness
+ * shows no internals by default (quarkus.cable.health.details is off): up or down, and a short reason when down;
+ * TrimDebtTest covers the details.
+ */
+@QuarkusTest
+public class HealthTest {
+
+    private static final String CHECK = "checks.find { it.name == 'Quarkus Cable' }";
+
+    @Inject
+    Cable cable;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @ConfigProperty(name = "quarkus.datasource.db-kind")
+    String dbKind;
+
+    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
+    String url;
+
+    @ConfigProperty(name = "quarkus.datasource.username")
+    String username;
+
+    @ConfigProperty(name = "quarkus.datasource.password")
+    Optional<String> password;
+
+    @Test
+    void readyAndLiveInNormalOperation() {
+        ready().statusCode(200)
+                .body("status", is("UP"))
+                .body(CHECK + ".status", is("UP"))
+                .body(CHECK + ".data", nullValue());
+        given().get("/q/health/live").then().statusCode(200)
+                .body(CHECK + ".status", is("UP"))
+                .body(CHECK + ".data.poller", is("running"))
+                .body(CHECK + ".data.writer", is("running"))
+                .body(CHECK + ".data.trimmer", is("running"));
+    }
+
+    /** The cable's id allocator table disappears (as after a bad migration): not ready, then ready once it is back. */
+    @Test
+    void notReadyWhileTheCableTablesAreMissing() throws Exception {
+        awaitReady();
+        try {
+            execute("ALTER TABLE cable_shards RENAME TO cable_shards_hidden");
+            await().atMost(Collector.TIMEOUT).untilAsserted(() -> ready().statusCode(503)
+                    .body(CHECK + ".status", is("DOWN"))
+                    // The condition only: not the database's error text (table, schema, host names), no figures.
+                    .body(CHECK + ".data.reason", is("database unreachable"))
+                    .body(CHECK + ".data.size()", is(1)));
+            // Liveness never depends on the database.
+            given().get("/q/health/live").then().statusCode(200);
+        } finally {
+            execute("ALTER TABLE cable_shards_hidden RENAME TO cable_shards");
+        }
+        awaitReady();
+        assertDelivers();
+    }
+
+    /**
+     * PostgreSQL terminates every session of the application's database and refuses new ones for a while: not
+     * ready, then ready again once connections are allowed, and the cable delivers again.
+     */
+    @Test
+    void notReadyWhileThePostgreSqlDatabaseRefusesConnections() throws Exception {
+        assumeTrue(dbKind.equals("postgresql"), "terminating sessions and refusing connections is PostgreSQL's");
+        awaitReady();
+        String database;
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT current_database()")) {
+            rows.next();
+            database = rows.getString(1);
+        }
+        String adminUrl = url.replaceFirst("/[^/?]+(\\?|$)", "/postgres$1");
+        try (Connection admin = DriverManager.getConnection(adminUrl, username, password.orElse(""));
+                Statement statement = admin.createStatement()) {
+            String quoted = '"' + database.replace("\"", "\"\"") + '"';
+            try {
+                statement.execute("ALTER DATABASE " + quoted + " ALLOW_CONNECTIONS false");
+                try (PreparedStatement terminate = admin.prepareStatement("SELECT count(pg_terminate_backend(pid))"
+                        + " FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()")) {
+                    terminate.setString(1, database);
+                    terminate.executeQuery().close();
+                }
+                await().atMost(Collector.TIMEOUT).untilAsserted(() -> ready().statusCode(503)
+                        .body(CHECK + ".status", is("DOWN"))
+                        .body(CHECK + ".data.reason", is("database unreachable")));
+                given().get("/q/health/live").then().statusCode(200);
+            } finally {
+                statement.execute("ALTER DATABASE " + quoted + " ALLOW_CONNECTIONS true");
+            }
+        }
+        awaitReady();
+        assertDelivers();
+    }
+
+    private static ValidatableResponse ready() {
+        return given().get("/q/health/ready").then();
+    }
+
+    private static void awaitReady() {
+        await().atMost(Collector.TIMEOUT).untilAsserted(() -> ready().statusCode(200).body(CHECK + ".status", is("UP")));
+    }
+
+    private void assertDelivers() throws Exception {
+        String channel = Channels.unique("health");
+        Collector collector = new Collector();
+        try (Subscription subscription = cable.subscribe(channel, collector)) {
+            subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            cable.broadcast(channel, "after recovery").toCompletableFuture().get(60, TimeUnit.SECONDS);
+            collector.awaitCount(1);
+        }
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+}
