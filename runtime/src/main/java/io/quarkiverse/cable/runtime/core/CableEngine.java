@@ -270,7 +270,7 @@ public final class CableEngine implements Cable {
      */
     public LocalSubscription subscribe(String channel, Delivery delivery, HistoryRequest request, int holdLimit,
             RecoveryOutcome.Factory outcome) {
-        return subscribe(channel, delivery, request, holdLimit, StepQuota.NONE, outcome);
+        return subscribe(channel, delivery, request, holdLimit, ReplayQuota.NONE, outcome);
     }
 
     /** As above, with the history step counted against its connection's {@code quota}. */
@@ -278,8 +278,7 @@ public final class CableEngine implements Cable {
             ReplayQuota quota, RecoveryOutcome.Factory outcome) {
         HeldDelivery held = new HeldDelivery(delivery, holdLimit);
         LocalSubscription subscription = newSubscription(channel, held);
-        StepQuota steps = (StepQuota) quota; // ReplayQuota is sealed: the engine made it
-        subscription.onStart(started -> new Recovery(transport.history(), stats).replay(started, request, steps,
+        subscription.onStart(started -> new Recovery(transport.history(), stats).replay(started, request, quota,
                 outcome.create(started)));
         transport.startSubscription(subscription);
         return subscription;
@@ -290,12 +289,12 @@ public final class CableEngine implements Cable {
      * its replays draw on the node's replay budget.
      */
     public ReplayQuota newReplayQuota() {
-        return new StepQuota(replaysPerConnection, replayBudget);
+        return new ReplayQuota(replaysPerConnection, replayBudget);
     }
 
     /** The quota of a client's stream that is one history step by itself (SSE): only the node's replay budget. */
     public ReplayQuota streamReplayQuota() {
-        return new StepQuota(Integer.MAX_VALUE, replayBudget);
+        return new ReplayQuota(Integer.MAX_VALUE, replayBudget);
     }
 
     /** Bytes of replayed messages admitted to clients and not yet handed to their sockets. */

@@ -23,7 +23,7 @@ final class Recovery {
 
     /** Runs the history step of {@code subscription}, which must have started (its starting line is set). */
     void replay(LocalSubscription subscription, HistoryRequest request, RecoveryOutcome outcome) {
-        replay(subscription, request, StepQuota.NONE, outcome);
+        replay(subscription, request, ReplayQuota.NONE, outcome);
     }
 
     /**
@@ -33,7 +33,7 @@ final class Recovery {
      * without room it is refused as {@code BUSY}, and what it took is given back as the front end writes the replay,
      * or when the subscription ends.
      */
-    void replay(LocalSubscription subscription, HistoryRequest request, StepQuota quota, RecoveryOutcome outcome) {
+    void replay(LocalSubscription subscription, HistoryRequest request, ReplayQuota quota, RecoveryOutcome outcome) {
         CableThreads.startVirtual("cable-history", () -> {
             try {
                 quota.acquire(subscription.channel(), request);

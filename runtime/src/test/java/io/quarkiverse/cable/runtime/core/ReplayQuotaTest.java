@@ -17,7 +17,7 @@ class StepQuotaTest {
 
     @Test
     void aConnectionAtItsLimitIsRefusedUntilOneOfItsStepsEnds() {
-        StepQuota quota = new StepQuota(2, null);
+        ReplayQuota quota = new ReplayQuota(2, null);
         quota.acquire("room", FROM_ZERO);
         quota.acquire("room", FROM_ZERO);
         assertThatThrownBy(() -> quota.acquire("room", new HistoryRequest.After(new StreamPosition("e", 0))))
