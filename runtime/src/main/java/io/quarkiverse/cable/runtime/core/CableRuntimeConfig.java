@@ -404,6 +404,17 @@ public interface CableRuntimeConfig {
         MemorySize maxInfoSize();
 
         /**
+         * The presence answers (`presence.info()`: up to `max-records` records) one Action Cable connection may make
+         * the server build and send, in bytes per second: a 100-byte command can ask for a megabyte, a hundred times a
+         * second. An answer is admitted while the connection's budget is not overdrawn and then charged its size, so
+         * a room larger than a second's budget still gets its answer and the next ones wait for the debt to be
+         * repaid. The excess gets the presence `error` frame, counted as
+         * `cable.limits.refusals{reason="presence_info_bytes"}`; the subscription stays.
+         */
+        @WithDefault("256K")
+        MemorySize infoBytesPerSecond();
+
+        /**
          * Whether identities are tracked across the cluster for `CableIdentityEvent.Online` and `.Offline` (each
          * fired once per cluster). Each identified Action Cable connection then joins a reserved presence set as its
          * identity when it is welcomed: one database transaction per connection opened, and one update when it
