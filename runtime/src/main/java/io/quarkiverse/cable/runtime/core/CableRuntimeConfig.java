@@ -739,9 +739,11 @@ public interface CableRuntimeConfig {
 
         /**
          * Readiness is down when the writer has been writing a batch for this long, measured from when its oldest
-         * broadcast was queued (a stuck or retrying writer).
+         * broadcast was queued (a stuck or retrying writer), with the reason `writer stalled`; up again once the
+         * batch is written. A SQL publisher that called `cable_broadcast` and keeps its transaction open holds the
+         * writers' lock: every node's writer waits for it, so no broadcast of the cluster goes out meanwhile.
          */
-        @WithDefault("30s")
+        @WithDefault("10s")
         Duration writerTimeout();
 
         /**
