@@ -169,6 +169,39 @@ public class HealthTest {
         }
     }
 
+    /**
+     * What publishing.adoc and security.adoc advise for publishing roles on PostgreSQL: with
+     * {@code idle_in_transaction_session_timeout} (set here on the session, as {@code ALTER ROLE ... SET} does for
+     * each of the role's sessions) a publisher left idle inside its transaction after {@code cable_broadcast} is ended
+     * by the server, its broadcast rolled back and the writers' lock released: the application's broadcast goes out.
+     */
+    @Test
+    void anIdleInTransactionTimeoutReleasesAHeldWritersLock() throws Exception {
+        assumeTrue(dbKind.equals("postgresql"), "idle_in_transaction_session_timeout is PostgreSQL's");
+        awaitReady();
+        String channel = Channels.unique("released");
+        Collector collector = new Collector();
+        try (Subscription subscription = cable.subscribe(channel, collector);
+                Connection publisher = DriverManager.getConnection(url, username, password.orElse(""))) {
+            subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            try (Statement statement = publisher.createStatement()) {
+                statement.execute("SET idle_in_transaction_session_timeout = '2s'");
+            }
+            publisher.setAutoCommit(false);
+            try (PreparedStatement call = publisher.prepareStatement("SELECT cable_broadcast(?, ?)")) {
+                call.setString(1, channel);
+                call.setString(2, "from the idle publisher");
+                call.executeQuery().close();
+            }
+            cable.broadcast(channel, "from the application").toCompletableFuture().get(60, TimeUnit.SECONDS);
+            collector.awaitCount(1);
+            // The publisher's session was ended: its broadcast rolled back, its commit fails.
+            org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, publisher::commit);
+            assertThat(collector.texts()).containsExactly("from the application");
+        }
+        awaitReady();
+    }
+
     private static ValidatableResponse ready() {
         return given().get("/q/health/ready").then();
     }
