@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.it.observability;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.nullValue;
@@ -125,6 +126,80 @@ public class HealthTest {
         }
         awaitReady();
         assertDelivers();
+    }
+
+    /**
+     * A SQL publisher calls {@code cable_broadcast} and keeps its transaction open: it holds the writers' lock (the id
+     * allocator's row), so this node's writer waits with a broadcast queued. Readiness goes down with
+     * {@code writer stalled} within {@code quarkus.cable.health.writer-timeout} (10 s by default; with the former 30 s
+     * a 12 s hold froze every broadcast of the cluster while readiness stayed up), and up again once the publisher
+     * commits and the broadcast is written.
+     */
+    @Test
+    void notReadyWhileASqlPublisherHoldsTheWritersLock() throws Exception {
+        assumeTrue(dbKind.equals("postgresql"), "the held transaction is a PostgreSQL session's");
+        awaitReady();
+        String channel = Channels.unique("held");
+        Collector collector = new Collector();
+        try (Subscription subscription = cable.subscribe(channel, collector);
+                Connection publisher = DriverManager.getConnection(url, username, password.orElse(""))) {
+            subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            publisher.setAutoCommit(false);
+            try (PreparedStatement call = publisher.prepareStatement("SELECT cable_broadcast(?, ?)")) {
+                call.setString(1, channel);
+                call.setString(2, "from the publisher");
+                call.executeQuery().close();
+            }
+            long heldAt = System.nanoTime();
+            java.util.concurrent.CompletableFuture<Void> queued = cable.broadcast(channel, "from the application")
+                    .toCompletableFuture();
+            // The default writer-timeout (10 s) and a margin for a loaded machine, under the former default (30 s).
+            await().atMost(java.time.Duration.ofSeconds(25)).pollInterval(java.time.Duration.ofMillis(250))
+                    .untilAsserted(() -> ready().statusCode(503)
+                            .body(CHECK + ".status", is("DOWN"))
+                            .body(CHECK + ".data.reason", is("writer stalled")));
+            System.out.printf("HealthTest: readiness down %d ms after the publisher took the lock%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - heldAt));
+            assertThat(queued).as("the application's broadcast waits for the lock").isNotDone();
+            given().get("/q/health/live").then().statusCode(200);
+            publisher.commit();
+            queued.get(60, TimeUnit.SECONDS);
+            awaitReady();
+            collector.awaitCount(2);
+        }
+    }
+
+    /**
+     * What publishing.adoc and security.adoc advise for publishing roles on PostgreSQL: with
+     * {@code idle_in_transaction_session_timeout} (set here on the session, as {@code ALTER ROLE ... SET} does for
+     * each of the role's sessions) a publisher left idle inside its transaction after {@code cable_broadcast} is ended
+     * by the server, its broadcast rolled back and the writers' lock released: the application's broadcast goes out.
+     */
+    @Test
+    void anIdleInTransactionTimeoutReleasesAHeldWritersLock() throws Exception {
+        assumeTrue(dbKind.equals("postgresql"), "idle_in_transaction_session_timeout is PostgreSQL's");
+        awaitReady();
+        String channel = Channels.unique("released");
+        Collector collector = new Collector();
+        try (Subscription subscription = cable.subscribe(channel, collector);
+                Connection publisher = DriverManager.getConnection(url, username, password.orElse(""))) {
+            subscription.confirmed().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            try (Statement statement = publisher.createStatement()) {
+                statement.execute("SET idle_in_transaction_session_timeout = '2s'");
+            }
+            publisher.setAutoCommit(false);
+            try (PreparedStatement call = publisher.prepareStatement("SELECT cable_broadcast(?, ?)")) {
+                call.setString(1, channel);
+                call.setString(2, "from the idle publisher");
+                call.executeQuery().close();
+            }
+            cable.broadcast(channel, "from the application").toCompletableFuture().get(60, TimeUnit.SECONDS);
+            collector.awaitCount(1);
+            // The publisher's session was ended: its broadcast rolled back, its commit fails.
+            org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, publisher::commit);
+            assertThat(collector.texts()).containsExactly("from the application");
+        }
+        awaitReady();
     }
 
     private static ValidatableResponse ready() {

@@ -68,6 +68,8 @@ final class ActionCableConnection {
     final String sessionId;
     /** Guarded by itself; whispers are handled on the runner, one at a time. */
     private final RateBucket whisperRate;
+    /** Guarded by itself: what this connection's presence info answers may cost the server (build and send). */
+    private final ByteBudget presenceInfoBudget;
 
     /** The disconnect reason of credentials that expired (AnyCable's, which its clients act on). */
     static final String TOKEN_EXPIRED = "token_expired";
@@ -87,6 +89,7 @@ final class ActionCableConnection {
         this.sessionId = presence.id();
         this.admission = new CommandAdmission(server.commandLimits());
         this.whisperRate = new RateBucket(server.whisperRate(), server.whisperBurst());
+        this.presenceInfoBudget = new ByteBudget(server.presenceInfoBytesPerSecond());
         // Not the rate-limited "invalid input" kind: a flood of bad frames elsewhere must not hide a server defect.
         this.runner = new SerialExecutor("cable-connection",
                 failure -> server.connectionFailure("Action Cable connection " + id + " failed", failure));
@@ -552,6 +555,18 @@ final class ActionCableConnection {
             return;
         }
         boolean withRecords = !(data instanceof JsonObject options && Boolean.FALSE.equals(options.getValue("return_records")));
+        // Checked before the snapshot is read: reading and encoding it is the work being bounded, not only sending it.
+        boolean admitted;
+        synchronized (presenceInfoBudget) {
+            admitted = presenceInfoBudget.admits();
+        }
+        if (!admitted) {
+            server.refused(CableStats.Refusal.PRESENCE_INFO_BYTES, "Action Cable connection " + id
+                    + " asked for presence answers beyond " + server.presenceInfoBytesPerSecond()
+                    + " bytes per second (quarkus.cable.presence.info-bytes-per-second); answered with the error frame");
+            outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
+            return;
+        }
         String info;
         try {
             info = subscription.presenceInfo(withRecords);
@@ -562,6 +577,13 @@ final class ActionCableConnection {
         if (info == null) {
             invalid("presence", "asked for presence on " + ActionCableCommand.clip(identifier) + ", whose channel "
                     + subscription.channel().name() + " has no presence set (ChannelSubscription.presenceIn)");
+        }
+        if (info != null) {
+            // UTF-8 bytes: what the frame takes on the wire and in the outbox.
+            long size = ConnectionOutbox.utf8Length(info);
+            synchronized (presenceInfoBudget) {
+                presenceInfoBudget.charge(size);
+            }
         }
         outbox.send(info != null ? info : Frames.presenceError(subscription.encodedIdentifier()));
     }

@@ -95,6 +95,7 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
     private Whispers whispers;
     private int whisperBurst;
     private long maxWhisperSize;
+    private long presenceInfoBytesPerSecond;
     private ConnectionOutbox.OutboxLimits outboxLimits;
     private SocketAccess sockets;
 
@@ -111,6 +112,7 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
         whispers = new Whispers(engine);
         whisperBurst = limits.whisperBurst();
         maxWhisperSize = limits.maxWhisperSize().asLongValue();
+        presenceInfoBytesPerSecond = config.presence().infoBytesPerSecond().asLongValue();
         identifier = new ConnectionIdentification(identification, config.actionCable().identificationTimeout());
         openBoundNanos = config.actionCable().identificationTimeout().toNanos();
         outboxLimits = ConnectionOutbox.OutboxLimits.of(config);
@@ -272,6 +274,10 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
 
     long maxWhisperSize() {
         return maxWhisperSize;
+    }
+
+    long presenceInfoBytesPerSecond() {
+        return presenceInfoBytesPerSecond;
     }
 
     /**

@@ -73,6 +73,7 @@ final class CableConfigCheck {
             throw invalid("quarkus.cable.presence.ttl", config.presence().ttl(), "must be at least 100ms");
         }
         atLeastOne("quarkus.cable.presence.max-records", config.presence().maxRecords());
+        atLeastOne("quarkus.cable.presence.info-bytes-per-second", config.presence().infoBytesPerSecond());
         if (config.presence().maxInfoSize().asLongValue() < 1) {
             throw invalid("quarkus.cable.presence.max-info-size", config.presence().maxInfoSize().asLongValue()
                     + " bytes", "must be at least 1 byte");

@@ -426,6 +426,17 @@ public interface CableRuntimeConfig {
         MemorySize maxInfoSize();
 
         /**
+         * The presence answers (`presence.info()`: up to `max-records` records) one Action Cable connection may make
+         * the server build and send, in bytes per second: a 100-byte command can ask for a megabyte, a hundred times a
+         * second. An answer is admitted while the connection's budget is not overdrawn and then charged its size, so
+         * a room larger than a second's budget still gets its answer and the next ones wait for the debt to be
+         * repaid. The excess gets the presence `error` frame, counted as
+         * `cable.limits.refusals{reason="presence_info_bytes"}`; the subscription stays.
+         */
+        @WithDefault("256K")
+        MemorySize infoBytesPerSecond();
+
+        /**
          * Whether identities are tracked across the cluster for `CableIdentityEvent.Online` and `.Offline` (each
          * fired once per cluster). Each identified Action Cable connection then joins a reserved presence set as its
          * identity when it is welcomed: one database transaction per connection opened, and one update when it
@@ -750,9 +761,11 @@ public interface CableRuntimeConfig {
 
         /**
          * Readiness is down when the writer has been writing a batch for this long, measured from when its oldest
-         * broadcast was queued (a stuck or retrying writer).
+         * broadcast was queued (a stuck or retrying writer), with the reason `writer stalled`; up again once the
+         * batch is written. A SQL publisher that called `cable_broadcast` and keeps its transaction open holds the
+         * writers' lock: every node's writer waits for it, so no broadcast of the cluster goes out meanwhile.
          */
-        @WithDefault("30s")
+        @WithDefault("10s")
         Duration writerTimeout();
 
         /**

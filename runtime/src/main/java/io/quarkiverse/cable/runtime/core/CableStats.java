@@ -48,6 +48,11 @@ public final class CableStats implements TransportCounters {
         /** Presence work over presence.max-pending-per-id or presence.max-pending: refused, nothing stored. */
         PRESENCE_QUEUE,
         /**
+         * Presence info answers over a connection's presence.info-bytes-per-second: answered with the presence error
+         * frame, nothing read.
+         */
+        PRESENCE_INFO_BYTES,
+        /**
          * WebSocket pings faster than websocket.max-pings-per-second, or that many while the connection's writes are
          * backed up: each ping makes the server queue a pong, so the connection is closed (1008) and its socket
          * released.

@@ -86,7 +86,8 @@ class CableReadinessCheck implements HealthCheck {
         if (s.writerOldestAgeMillis() > limits.writerTimeout().toMillis()) {
             reasons.add("writer stalled");
             problems.add("writer busy with a batch queued " + s.writerOldestAgeMillis() + " ms ago (writer-timeout "
-                    + limits.writerTimeout().toMillis() + " ms)");
+                    + limits.writerTimeout().toMillis() + " ms): the database is failing or slow, or a transaction"
+                    + " holds the writers' lock (a SQL publisher that called cable_broadcast and has not committed)");
         }
         if (details) {
             response.withData("poll-lag-ms", s.pollLagMillis());
