@@ -69,7 +69,7 @@ final class ActionCableConnection {
     /** Guarded by itself; whispers are handled on the runner, one at a time. */
     private final RateBucket whisperRate;
     /** Guarded by itself: what this connection's presence info answers may cost the server (build and send). */
-    private final ByteBudget presenceInfoBudget;
+    private final RateBucket presenceInfoBudget;
 
     /** The disconnect reason of credentials that expired (AnyCable's, which its clients act on). */
     static final String TOKEN_EXPIRED = "token_expired";
@@ -89,7 +89,9 @@ final class ActionCableConnection {
         this.sessionId = presence.id();
         this.admission = new CommandAdmission(server.commandLimits());
         this.whisperRate = new RateBucket(server.whisperRate(), server.whisperBurst());
-        this.presenceInfoBudget = new ByteBudget(server.presenceInfoBytesPerSecond());
+        // A second's worth at once, then that many bytes per second, charged as each answer's size is known.
+        this.presenceInfoBudget = new RateBucket(server.presenceInfoBytesPerSecond(),
+                server.presenceInfoBytesPerSecond());
         // Not the rate-limited "invalid input" kind: a flood of bad frames elsewhere must not hide a server defect.
         this.runner = new SerialExecutor("cable-connection",
                 failure -> server.connectionFailure("Action Cable connection " + id + " failed", failure));
@@ -558,7 +560,7 @@ final class ActionCableConnection {
         // Checked before the snapshot is read: reading and encoding it is the work being bounded, not only sending it.
         boolean admitted;
         synchronized (presenceInfoBudget) {
-            admitted = presenceInfoBudget.admits();
+            admitted = presenceInfoBudget.solvent();
         }
         if (!admitted) {
             server.refused(CableStats.Refusal.PRESENCE_INFO_BYTES, "Action Cable connection " + id

@@ -341,7 +341,7 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
             return;
         }
         String id = socket.id();
-        ConnectionOutbox outbox = ConnectionOutbox.create(new WebSocketWire(socket, sockets,
+        ConnectionOutbox outbox = new ConnectionOutbox(new WebSocketWire(socket, sockets,
                 why -> engine.recordFailure(Failure.SEND, "action-cable", "Action Cable connection " + id + ": " + why)),
                 outboxLimits, (reason, why) -> slowConsumer(id, reason, why));
         ActionCableConnection connection = new ActionCableConnection(id, outbox, this,

@@ -64,11 +64,6 @@ public final class ConnectionOutbox {
         }
     }
 
-    /** An outbox writing through {@code wire} within {@code limits}; {@code onSlowConsumer} hears why it closes one. */
-    public static ConnectionOutbox create(Wire wire, OutboxLimits limits, SlowConsumer onSlowConsumer) {
-        return new ConnectionOutbox(wire, limits, onSlowConsumer);
-    }
-
     /** The encoded size of a text (a CharSequence, or anything else as its String) or binary (byte[]) frame. */
     public static long plainSize(Object frame) {
         if (frame instanceof byte[] binary) {
@@ -120,7 +115,8 @@ public final class ConnectionOutbox {
     private volatile Ending ending;
     private volatile long lastProgressNanos = System.nanoTime();
 
-    ConnectionOutbox(Wire wire, OutboxLimits limits, SlowConsumer onSlowConsumer) {
+    /** An outbox writing through {@code wire} within {@code limits}; {@code onSlowConsumer} hears why it closes one. */
+    public ConnectionOutbox(Wire wire, OutboxLimits limits, SlowConsumer onSlowConsumer) {
         this.wire = wire;
         this.limits = limits;
         this.onSlowConsumer = onSlowConsumer;

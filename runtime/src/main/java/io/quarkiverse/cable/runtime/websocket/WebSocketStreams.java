@@ -259,7 +259,7 @@ public class WebSocketStreams implements CableStreams, LocalSessions {
                     "Cannot stream '" + channel + "': connection " + connection.id() + " is closed"));
         }
         StreamingConnection streaming = streamingConnections.computeIfAbsent(connection.id(),
-                id -> new StreamingConnection(ConnectionOutbox.create(
+                id -> new StreamingConnection(new ConnectionOutbox(
                         new WebSocketWire(connection, sockets, why -> engine.recordFailure(Failure.SEND, "stream", why)),
                         limits, (reason, why) -> slowConsumer(connection, reason, why))));
         LocalSubscription existing = streaming.streams().get(channel);

@@ -152,7 +152,7 @@ class ConnectionOutboxTest {
     @Test
     void aStalledPacedSourceIsClosedByTheStallCheck() throws Exception {
         HeldWire wire = new HeldWire();
-        ConnectionOutbox outbox = ConnectionOutbox.create(wire,
+        ConnectionOutbox outbox = new ConnectionOutbox(wire,
                 new ConnectionOutbox.OutboxLimits(10_000, 10_000, TimeUnit.MILLISECONDS.toNanos(1)),
                 (reason, why) -> refusals.add(reason));
         outbox.sendPaced(IntStream.range(0, 1000).mapToObj(i -> frame(1000)).iterator());
