@@ -256,7 +256,7 @@ public final class BatchWriter {
                 completeAll(batch);
                 notifyCommitted(batch.size());
                 return null;
-            } catch (CommitOverran overran) {
+            } catch (CommitDeadline.Overran overran) {
                 failures.record(Failure.WRITE_RETRY, "commit-timeout", "Cable writer cancelled a commit "
                         + "of " + batch.size() + " broadcasts that took longer than quarkus.cable.writer.commit-timeout ("
                         + commitTimeout + "), e.g. waiting for a synchronous standby; they fail with CommitUnknown",
@@ -335,28 +335,20 @@ public final class BatchWriter {
             // The receipt was read (or this is the first attempt): no earlier attempt committed. From here until
             // commit() answers, a broken connection leaves this attempt's outcome unknown.
             commitInDoubt = true;
-            CommitDeadline.Watch watch = commitDeadline.watch(connection);
-            SQLException commitFailure = null;
             try {
-                connection.commit();
-            } catch (SQLException e) {
-                commitFailure = e;
-            }
-            if (watch.answered()) {
-                // Whatever commit() said came after our cancel: it tells nothing certain. The cancel may still be
-                // on its way to this connection, so it must not be used again.
-                abortQuietly(connection);
+                commitDeadline.commit(connection);
+            } catch (CommitDeadline.Overran overran) {
+                // Aborted: it must not be used again, nor returned as held.
                 closeQuietly(connection);
                 held = null;
-                throw new CommitOverran(commitFailure);
-            }
-            if (commitFailure != null) {
+                throw overran;
+            } catch (SQLException commitFailure) {
                 // A lost conflict at COMMIT (a Galera certification failure) is an answer: rolled back whole.
                 commitInDoubt = !store.lostConflict(commitFailure);
                 throw commitFailure;
             }
             commitInDoubt = false;
-        } catch (CommitOverran e) {
+        } catch (CommitDeadline.Overran e) {
             throw e;
         } catch (SQLException | RuntimeException e) {
             rollbackQuietly(connection);
@@ -398,22 +390,6 @@ public final class BatchWriter {
     private static void failAll(List<OutgoingMessage> batch, CableException failure) {
         List<CompletableFuture<Void>> futures = batch.stream().map(OutgoingMessage::committed).toList();
         CableThreads.startVirtual("cable-failed", () -> futures.forEach(f -> f.completeExceptionally(failure)));
-    }
-
-    /** The commit overran {@code commit-timeout} and was cancelled; its outcome is unknown. */
-    private static final class CommitOverran extends RuntimeException {
-        CommitOverran(SQLException answer) {
-            super("commit cancelled after commit-timeout", answer, false, false);
-        }
-    }
-
-    private static void abortQuietly(Connection connection) {
-        try {
-            // The pool discards an aborted connection instead of lending it out again.
-            connection.abort(Runnable::run);
-        } catch (SQLException | RuntimeException ignored) {
-            // Broken already.
-        }
     }
 
     private static void rollbackQuietly(Connection connection) {

@@ -37,8 +37,43 @@ final class CommitDeadline implements AutoCloseable {
         timer.setRemoveOnCancelPolicy(true);
     }
 
+    /**
+     * Commits {@code connection} under the deadline. When the deadline fired first, whatever the commit answered came
+     * after the cancel and tells nothing certain: the connection, which the cancel may still reach, is aborted (the
+     * pool discards an aborted connection instead of lending it out again) and {@link Overran} thrown.
+     *
+     * @throws SQLException the commit's own failure, answered within the deadline
+     */
+    void commit(Connection connection) throws SQLException {
+        Watch watch = new Watch(connection);
+        SQLException failure = null;
+        try {
+            connection.commit();
+        } catch (SQLException e) {
+            failure = e;
+        }
+        if (watch.answered()) {
+            try {
+                connection.abort(Runnable::run);
+            } catch (SQLException | RuntimeException ignored) {
+                // Broken already.
+            }
+            throw new Overran(failure);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** A commit cancelled after the deadline: its outcome is unknown (its cause: what the commit answered, if any). */
+    static final class Overran extends RuntimeException {
+        private Overran(SQLException answer) {
+            super("commit cancelled after commit-timeout", answer, false, false);
+        }
+    }
+
     /** One commit under the deadline; {@link #answered()} when it returned or threw. */
-    final class Watch {
+    private final class Watch {
         private final AtomicInteger state = new AtomicInteger(ARMED);
         private final ScheduledFuture<?> task;
 
@@ -55,17 +90,13 @@ final class CommitDeadline implements AutoCloseable {
         }
 
         /** The commit answered; true when the deadline had fired first (the answer says nothing then). */
-        boolean answered() {
+        private boolean answered() {
             if (state.compareAndSet(ARMED, ANSWERED)) {
                 task.cancel(false);
                 return false;
             }
             return true;
         }
-    }
-
-    Watch watch(Connection connection) {
-        return new Watch(connection);
     }
 
     @Override

@@ -457,24 +457,11 @@ final class DatabasePresence implements PresenceStore {
      * is aborted so that the pool never lends it out again.
      */
     private void commit(Connection c) throws SQLException {
-        CommitDeadline.Watch watch = commitDeadline.watch(c);
-        SQLException failure = null;
         try {
-            c.commit();
-        } catch (SQLException e) {
-            failure = e;
-        }
-        if (watch.answered()) {
-            try {
-                c.abort(Runnable::run);
-            } catch (SQLException | RuntimeException ignored) {
-                // Broken already.
-            }
+            commitDeadline.commit(c);
+        } catch (CommitDeadline.Overran e) {
             throw new CableException.CommitUnknown("A presence change did not commit within"
-                    + " quarkus.cable.writer.commit-timeout; it may or may not be stored", failure);
-        }
-        if (failure != null) {
-            throw failure;
+                    + " quarkus.cable.writer.commit-timeout; it may or may not be stored", e.getCause());
         }
     }
 
