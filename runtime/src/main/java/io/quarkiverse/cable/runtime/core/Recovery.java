@@ -80,6 +80,15 @@ final class Recovery {
             outcome.failed(e);
             return;
         }
+        if (!subscription.isOpen()) {
+            // Ended while its history was read (the client went away, a slow consumer): its share went back with
+            // it, and the admission below would fail for that, not for the budget. The front end still gets an
+            // answer (a group of streams waits for every one), counted as nothing: no replay was refused or served.
+            close(lease);
+            outcome.unavailable(new CableException.HistoryUnavailable(subscription.channel(), request.asked(),
+                    CableException.HistoryUnavailable.Reason.BUSY, "the subscription ended while its history was read"));
+            return;
+        }
         if (budgeted && !lease.admit(replay.messages())) {
             lease.close();
             overBudget(subscription, request, budget, outcome);
