@@ -9,11 +9,12 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import io.quarkiverse.cable.spi.Wakeup;
 
 /**
- * The one place run-time values are validated, when the cable is built. A value that would break the cable fails
- * startup with a message naming the property, the rule and the value. Defaults live only in
- * {@link CableRuntimeConfig}'s {@code @WithDefault}s.
+ * Validates {@link CableRuntimeConfig} once, when the cable is built, and gives the owners of the other configuration
+ * roots (the HTTP publish endpoint, ...) the rules they validate theirs with. A value that would break the cable fails
+ * startup with a message naming the property, the rule and the value. Defaults live only in the mappings'
+ * {@code @WithDefault}s.
  */
-final class CableConfigCheck {
+public final class CableConfigCheck {
 
     private CableConfigCheck() {
     }
@@ -101,7 +102,6 @@ final class CableConfigCheck {
         atLeastOne("quarkus.cable.limits.max-whisper-size", config.limits().maxWhisperSize());
         history(config.history());
         wakeup(config.wakeup());
-        httpBroadcast(config.httpBroadcast());
         turbo(config.turbo());
     }
 
@@ -146,8 +146,6 @@ final class CableConfigCheck {
      * short or guessable key lets anyone sign stream names (each a bearer capability to its stream).
      */
     static final int MIN_TURBO_KEY_BYTES = 32;
-    /** A publish secret anyone can guess in a few thousand tries is no secret; wrong ones are not throttled. */
-    static final int MIN_HTTP_SECRET_BYTES = 16;
 
     private static void turbo(CableRuntimeConfig.Turbo turbo) {
         turbo.signingKey().ifPresent(key -> turboKey("quarkus.cable.turbo.signing-key", key));
@@ -164,58 +162,31 @@ final class CableConfigCheck {
         }
     }
 
-    private static void httpBroadcast(CableRuntimeConfig.HttpBroadcast http) {
-        if (!http.enabled()) {
-            return;
-        }
-        if (http.secret().isEmpty() || http.secret().get().isBlank()) {
-            throw invalid("quarkus.cable.http-broadcast.secret", "nothing",
-                    "is required when quarkus.cable.http-broadcast.enabled=true (an unauthenticated publish endpoint"
-                            + " would let anyone broadcast)");
-        }
-        int secretBytes = http.secret().get().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-        if (secretBytes < MIN_HTTP_SECRET_BYTES) {
-            // The length only: the message must never print the secret.
-            throw invalid("quarkus.cable.http-broadcast.secret", secretBytes + " bytes", "must be at least "
-                    + MIN_HTTP_SECRET_BYTES + " bytes (a long random secret, e.g. openssl rand -base64 32)");
-        }
-        if (!http.path().startsWith("/")) {
-            throw invalid("quarkus.cable.http-broadcast.path", http.path(), "must start with /");
-        }
-        if (http.maxBodySize().asLongValue() < 1) {
-            throw invalid("quarkus.cable.http-broadcast.max-body-size", http.maxBodySize().asLongValue() + " bytes",
-                    "must be at least 1 byte");
-        }
-        atLeastOne("quarkus.cable.http-broadcast.max-batch-length", http.maxBatchLength());
-        atLeastOne("quarkus.cable.http-broadcast.max-wrong-secrets", http.maxWrongSecrets());
-        positive("quarkus.cable.http-broadcast.wrong-secret-window", http.wrongSecretWindow());
-    }
-
-    private static void positive(String property, Duration value) {
+    public static void positive(String property, Duration value) {
         if (value.isNegative() || value.isZero()) {
             throw invalid(property, value, "must be a positive duration");
         }
     }
 
-    private static void notNegative(String property, Duration value) {
+    public static void notNegative(String property, Duration value) {
         if (value.isNegative()) {
             throw invalid(property, value, "must not be negative");
         }
     }
 
-    private static void atLeastOne(String property, int value) {
+    public static void atLeastOne(String property, int value) {
         if (value < 1) {
             throw invalid(property, value, "must be at least 1");
         }
     }
 
-    private static void atLeastOne(String property, io.quarkus.runtime.configuration.MemorySize value) {
+    public static void atLeastOne(String property, io.quarkus.runtime.configuration.MemorySize value) {
         if (value.asLongValue() < 1) {
             throw invalid(property, value.asLongValue() + " bytes", "must be at least 1 byte");
         }
     }
 
-    private static IllegalArgumentException invalid(String property, Object value, String rule) {
+    public static IllegalArgumentException invalid(String property, Object value, String rule) {
         return new IllegalArgumentException("Invalid configuration: " + property + " " + rule + ", was " + value);
     }
 }

@@ -392,11 +392,6 @@ public interface CableRuntimeConfig {
     }
 
     /**
-     * Readiness thresholds (see the Observability page).
-     */
-    Health health();
-
-    /**
      * Presence: the sets of who is in a channel, kept in the application's database (see the Identities page).
      */
     Presence presence();
@@ -485,62 +480,6 @@ public interface CableRuntimeConfig {
      * Turbo Streams settings.
      */
     Turbo turbo();
-
-    /**
-     * The HTTP publish endpoint, wire-compatible with AnyCable's HTTP broadcaster (the `anycable` gem's `http`
-     * broadcast adapter, `@anycable/serverless-js`): services that cannot reach the database POST broadcasts to it.
-     * Off by default (see the Publishing page).
-     */
-    HttpBroadcast httpBroadcast();
-
-    /**
-     * The browser client the extension serves: `@anycable/web`, bundled into one ES module at the extension's build,
-     * so that a page can `import { createCable } from "/_cable/cable.js"` without npm or a bundler (see the Which
-     * client page).
-     */
-    Client client();
-
-    /**
-     * Which pages may open cable WebSockets: the `Origin` check on the Action Cable endpoint and on every WebSockets
-     * Next endpoint that streams cable channels (Rails' `allowed_request_origins`).
-     */
-    Origin origin();
-
-    /**
-     * Browsers apply no CORS to WebSocket handshakes and send the site's cookies with them, so any page a signed-in
-     * user visits could open a cable as that user (cross-site WebSocket hijacking). The handshake's `Origin` header
-     * says which page opens it; a refused handshake is answered `403` before identification runs, and counted and
-     * logged as `kind="origin"`.
-     */
-    interface Origin {
-        /**
-         * Whether the `Origin` of handshakes is checked. `false` lets every page connect (Rails'
-         * `disable_request_forgery_protection`): only for applications whose cable authenticates by something a
-         * foreign page cannot send, such as a token in the URL, never by cookies.
-         */
-        @WithDefault("true")
-        boolean check();
-
-        /**
-         * Whether a page served from the request's own scheme, host and port (its `Host` header) may connect (Rails'
-         * `allow_same_origin_as_host`).
-         */
-        @WithDefault("true")
-        boolean allowSameOrigin();
-
-        /**
-         * Further origins that may connect, as `scheme://host[:port]`, for example `https://app.example.com`;
-         * `https://*.example.com` allows every subdomain of `example.com`. Default ports may be left out.
-         */
-        java.util.Optional<java.util.List<String>> allowed();
-
-        /**
-         * Whether a handshake without an `Origin` header is accepted. Browsers always send one, so a handshake without
-         * it is not a page of another site but a server, a script or a test; set `false` to refuse those as well.
-         */
-        @WithDefault("true")
-        boolean allowMissing();
-    }
 
     /**
      * What one client may make the server hold or do, beyond the outbound bound (`websocket.max-pending-bytes`) and the
@@ -663,77 +602,6 @@ public interface CableRuntimeConfig {
         Duration identificationTimeout();
     }
 
-    interface HttpBroadcast {
-        /**
-         * Whether the endpoint is served. Enabling it without a `secret` fails startup: an unauthenticated publish
-         * endpoint would let anyone write to every channel.
-         */
-        @WithDefault("false")
-        boolean enabled();
-
-        /**
-         * The path of the endpoint (AnyCable's default). While the endpoint is enabled, its requests are served before
-         * Quarkus Security authenticates them (the endpoint checks its own secret), so the application's HTTP
-         * authentication mechanisms and permissions do not apply to this path.
-         */
-        @WithDefault("/_broadcast")
-        String path();
-
-        /**
-         * The secret a publisher sends as `Authorization: Bearer <secret>` (AnyCable's `broadcast_key`). Required when
-         * the endpoint is enabled, at least 16 bytes (UTF-8; a shorter one fails startup without printing it); keep it
-         * secret and the same on every node. A request without it is answered `401`, one with another secret `403`
-         * (and, past `max-wrong-secrets` from its address, `429`).
-         */
-        Optional<String> secret();
-
-        /**
-         * The largest request body accepted; a larger one is answered `413` without being read further.
-         */
-        @WithDefault("4M")
-        MemorySize maxBodySize();
-
-        /**
-         * The most broadcasts one batch request (a JSON array) may carry; a longer batch is answered `413` and nothing
-         * of it is broadcast.
-         */
-        @WithDefault("1000")
-        int maxBatchLength();
-
-        /**
-         * How many wrong secrets one remote address may present in one `wrong-secret-window`. Past it, every request
-         * from that address is answered `429` with `Retry-After` until its window ends, without its secret being
-         * compared (the right one included), counted as `cable.limits.refusals{reason="wrong_secrets"}`. A request
-         * without a secret (`401`) is not a wrong one. An IPv6 address counts with its /64 network.
-         */
-        @WithDefault("10")
-        int maxWrongSecrets();
-
-        /**
-         * The window of `max-wrong-secrets`: it starts at an address's first wrong secret, and the address may try
-         * again when it ends.
-         */
-        @WithDefault("1m")
-        Duration wrongSecretWindow();
-    }
-
-    interface Client {
-        /**
-         * Whether the module is served at `path`. Off, requests there are passed on to the application's own routes
-         * (a `404` unless the application serves that path itself).
-         */
-        @WithDefault("true")
-        boolean enabled();
-
-        /**
-         * The path the module is served at, under `quarkus.http.root-path`. It answers `GET` and `HEAD` with
-         * `text/javascript`, a strong `ETag` (the module's SHA-256) and `Cache-Control: no-cache`, so a browser
-         * revalidates with `If-None-Match` and gets `304` until the extension's version changes.
-         */
-        @WithDefault("/_cable/cable.js")
-        String path();
-    }
-
     interface Turbo {
         /**
          * The key that signs Turbo stream names (HMAC-SHA256), at least 32 bytes in UTF-8 (a shorter one fails
@@ -749,54 +617,6 @@ public interface CableRuntimeConfig {
          * name signed with it. Each is at least 32 bytes, like `signing-key`.
          */
         Optional<List<String>> previousSigningKeys();
-    }
-
-    interface Health {
-        /**
-         * Readiness is down when the poller has not completed a cycle for this long (it retries with backoff of up
-         * to 5 s while the database fails).
-         */
-        @WithDefault("10s")
-        Duration pollTimeout();
-
-        /**
-         * Readiness is down when the writer has been writing a batch for this long, measured from when its oldest
-         * broadcast was queued (a stuck or retrying writer), with the reason `writer stalled`; up again once the
-         * batch is written. A SQL publisher that called `cable_broadcast` and keeps its transaction open holds the
-         * writers' lock: every node's writer waits for it, so no broadcast of the cluster goes out meanwhile.
-         */
-        @WithDefault("10s")
-        Duration writerTimeout();
-
-        /**
-         * Readiness is down when the last poll handed over a message written longer ago than this.
-         */
-        @WithDefault("30s")
-        Duration maxPollLag();
-
-        /**
-         * Readiness is down when this node's poller is more than this many message ids behind the newest one.
-         */
-        @WithDefault("100000")
-        long maxCursorLag();
-
-        /**
-         * Readiness is down when more than this many messages are older than `message-retention` (trimming is not
-         * keeping up, or autotrim is off and nothing else deletes them). Expired rows are counted up to this number
-         * plus one, so the count stays cheap.
-         */
-        @WithDefault("100000")
-        long maxTrimDebt();
-
-        /**
-         * Whether the readiness check shows its figures (channel and subscriber counts, queue depth, cursor, lags,
-         * trim debt, datasource name, the database's error) to whoever can call `/q/health/ready`. Off by default:
-         * the check then reports only up or down and, when down, a short reason per failing condition (such as
-         * `database unreachable`), since health endpoints are usually reachable without authentication. Turn it on
-         * where the endpoint is protected or only reachable by operators; the same figures are metrics.
-         */
-        @WithDefault("false")
-        boolean details();
     }
 
     interface Writer {

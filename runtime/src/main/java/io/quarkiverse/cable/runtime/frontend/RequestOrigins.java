@@ -6,7 +6,6 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkiverse.cable.spi.Failure;
 import io.vertx.core.http.HttpHeaders;
@@ -27,8 +26,7 @@ public class RequestOrigins {
     private final CableEngine engine;
 
     @Inject
-    RequestOrigins(CableRuntimeConfig config, @Internal CableEngine engine) {
-        CableRuntimeConfig.Origin origin = config.origin();
+    RequestOrigins(CableOriginConfig origin, @Internal CableEngine engine) {
         this.policy = new OriginPolicy(origin.check(), origin.allowSameOrigin(), origin.allowed().orElse(List.of()),
                 origin.allowMissing());
         this.engine = engine;

@@ -2,7 +2,6 @@ package io.quarkiverse.cable.runtime.http;
 
 import java.util.function.Function;
 
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.annotations.Recorder;
 import io.vertx.core.Handler;
@@ -22,14 +21,14 @@ public class ClientScriptRecorder {
     /** Where the client module's build (client/pom.xml) puts the module, in the quarkus-cable-client jar. */
     public static final String MODULE = "io/quarkiverse/cable/client/cable.js";
 
-    private final RuntimeValue<CableRuntimeConfig> config;
+    private final RuntimeValue<CableClientConfig> config;
 
-    public ClientScriptRecorder(RuntimeValue<CableRuntimeConfig> config) {
+    public ClientScriptRecorder(RuntimeValue<CableClientConfig> config) {
         this.config = config;
     }
 
     public Function<Router, Route> route() {
-        String path = config.getValue().client().path();
+        String path = config.getValue().path();
         if (!path.startsWith("/")) {
             // Vert.x would refuse it too, without naming the property.
             throw new IllegalArgumentException(
@@ -39,7 +38,7 @@ public class ClientScriptRecorder {
     }
 
     public Handler<RoutingContext> handler() {
-        if (!config.getValue().client().enabled()) {
+        if (!config.getValue().enabled()) {
             return RoutingContext::next;
         }
         return ClientScript.load(Thread.currentThread().getContextClassLoader());

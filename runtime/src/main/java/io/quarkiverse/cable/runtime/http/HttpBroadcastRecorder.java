@@ -2,7 +2,7 @@ package io.quarkiverse.cable.runtime.http;
 
 import java.util.function.Function;
 
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
+import io.quarkiverse.cable.runtime.core.CableConfigCheck;
 import io.quarkus.arc.Arc;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.annotations.Recorder;
@@ -29,9 +29,9 @@ import io.vertx.ext.web.RoutingContext;
 @Recorder
 public class HttpBroadcastRecorder {
 
-    private final RuntimeValue<CableRuntimeConfig> config;
+    private final RuntimeValue<CableHttpBroadcastConfig> config;
 
-    public HttpBroadcastRecorder(RuntimeValue<CableRuntimeConfig> config) {
+    public HttpBroadcastRecorder(RuntimeValue<CableHttpBroadcastConfig> config) {
         this.config = config;
     }
 
@@ -42,11 +42,12 @@ public class HttpBroadcastRecorder {
     static final int ORDER = -SecurityHandlerPriorities.AUTHENTICATION - 1;
 
     public Function<Router, Route> route() {
-        return router -> router.route(config.getValue().httpBroadcast().path()).order(ORDER);
+        return router -> router.route(config.getValue().path()).order(ORDER);
     }
 
     public Handler<RoutingContext> handler() {
-        boolean enabled = config.getValue().httpBroadcast().enabled();
+        validate(config.getValue());
+        boolean enabled = config.getValue().enabled();
         return new Handler<>() {
             private volatile HttpBroadcasts broadcasts;
 
@@ -64,5 +65,40 @@ public class HttpBroadcastRecorder {
                 current.handle(context);
             }
         };
+    }
+
+    /** A publish secret anyone can guess in a few thousand tries is no secret, throttled or not. */
+    static final int MIN_HTTP_SECRET_BYTES = 16;
+
+    /**
+     * Fails startup on an enabled endpoint without a secret of at least {@link #MIN_HTTP_SECRET_BYTES} bytes, or with
+     * a path, size or throttle that could not work; nothing to check while it is disabled.
+     */
+    static void validate(CableHttpBroadcastConfig http) {
+        if (!http.enabled()) {
+            return;
+        }
+        if (http.secret().isEmpty() || http.secret().get().isBlank()) {
+            throw CableConfigCheck.invalid("quarkus.cable.http-broadcast.secret", "nothing",
+                    "is required when quarkus.cable.http-broadcast.enabled=true (an unauthenticated publish endpoint"
+                            + " would let anyone broadcast)");
+        }
+        int secretBytes = http.secret().get().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (secretBytes < MIN_HTTP_SECRET_BYTES) {
+            // The length only: the message must never print the secret.
+            throw CableConfigCheck.invalid("quarkus.cable.http-broadcast.secret", secretBytes + " bytes", "must be at least "
+                    + MIN_HTTP_SECRET_BYTES + " bytes (a long random secret, e.g. openssl rand -base64 32)");
+        }
+        if (!http.path().startsWith("/")) {
+            throw CableConfigCheck.invalid("quarkus.cable.http-broadcast.path", http.path(), "must start with /");
+        }
+        if (http.maxBodySize().asLongValue() < 1) {
+            throw CableConfigCheck.invalid("quarkus.cable.http-broadcast.max-body-size",
+                    http.maxBodySize().asLongValue() + " bytes",
+                    "must be at least 1 byte");
+        }
+        CableConfigCheck.atLeastOne("quarkus.cable.http-broadcast.max-batch-length", http.maxBatchLength());
+        CableConfigCheck.atLeastOne("quarkus.cable.http-broadcast.max-wrong-secrets", http.maxWrongSecrets());
+        CableConfigCheck.positive("quarkus.cable.http-broadcast.wrong-secret-window", http.wrongSecretWindow());
     }
 }

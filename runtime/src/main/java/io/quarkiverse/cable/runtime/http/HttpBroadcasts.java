@@ -50,6 +50,9 @@ public class HttpBroadcasts {
     CableRuntimeConfig config;
 
     @Inject
+    CableHttpBroadcastConfig http;
+
+    @Inject
     CableIdentities identities;
 
     private byte[] secret;
@@ -62,8 +65,7 @@ public class HttpBroadcasts {
 
     @PostConstruct
     void read() {
-        CableRuntimeConfig.HttpBroadcast http = config.httpBroadcast();
-        // CableConfigCheck refused an enabled endpoint without a secret when the cable was built.
+        // HttpBroadcastRecorder.validate refused an enabled endpoint without a secret when the cable was built.
         secret = http.secret().orElseThrow().getBytes(StandardCharsets.UTF_8);
         maxBodySize = http.maxBodySize().asLongValue();
         maxBatchLength = http.maxBatchLength();

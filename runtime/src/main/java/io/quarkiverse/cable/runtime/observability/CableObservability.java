@@ -31,14 +31,14 @@ public class CableObservability {
     public static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
 
     private final CableEngine engine;
-    private final CableRuntimeConfig.Health thresholds;
+    private final CableHealthConfig thresholds;
     private final Duration retention;
     private Probe probe;
 
     @Inject
-    public CableObservability(@Internal CableEngine engine, CableRuntimeConfig config) {
+    public CableObservability(@Internal CableEngine engine, CableRuntimeConfig config, CableHealthConfig thresholds) {
         this.engine = engine;
-        this.thresholds = config.health();
+        this.thresholds = thresholds;
         // Trim debt counts what trimming owes: messages older than what it keeps (the recovery window may extend it).
         this.retention = io.quarkiverse.cable.runtime.core.HistorySettings.retentionFor(config.messageRetention(),
                 config.history().window());
@@ -80,7 +80,7 @@ public class CableObservability {
         return engine;
     }
 
-    public CableRuntimeConfig.Health thresholds() {
+    public CableHealthConfig thresholds() {
         return thresholds;
     }
 

@@ -11,7 +11,6 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.spi.Wakeup;
 
 /**
@@ -38,7 +37,7 @@ class CableReadinessCheck implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         CableObservability.Snapshot s = observability.snapshot();
-        CableRuntimeConfig.Health limits = observability.thresholds();
+        CableHealthConfig limits = observability.thresholds();
         boolean details = limits.details();
         HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME);
         if (details) {

@@ -78,39 +78,6 @@ class CableConfigValidationTest {
     }
 
     @Test
-    void httpPublishSecretsAreAtLeast16BytesAndNeverPrinted() {
-        CableRuntimeConfig shortSecret = config("quarkus.cable.http-broadcast.enabled", "true",
-                "quarkus.cable.http-broadcast.secret", "s3cret-fifteen!");
-        assertThatThrownBy(() -> CableConfigCheck.validate(shortSecret)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Invalid configuration: quarkus.cable.http-broadcast.secret must be at least 16 bytes (a long"
-                        + " random secret, e.g. openssl rand -base64 32), was 15 bytes")
-                .hasMessageNotContaining("s3cret-fifteen!");
-        CableConfigCheck.validate(config("quarkus.cable.http-broadcast.enabled", "true",
-                "quarkus.cable.http-broadcast.secret", "s3cret-sixteen!!"));
-    }
-
-    @Test
-    void theWrongSecretThrottleNeedsAPositiveBudgetAndWindow() {
-        String[] enabled = { "quarkus.cable.http-broadcast.enabled", "true", "quarkus.cable.http-broadcast.secret",
-                "s3cret-sixteen!!" };
-        assertThatThrownBy(() -> CableConfigCheck.validate(config(with(enabled,
-                "quarkus.cable.http-broadcast.max-wrong-secrets", "0"))))
-                .hasMessage("Invalid configuration: quarkus.cable.http-broadcast.max-wrong-secrets must be at least 1,"
-                        + " was 0");
-        assertThatThrownBy(() -> CableConfigCheck.validate(config(with(enabled,
-                "quarkus.cable.http-broadcast.wrong-secret-window", "0s"))))
-                .hasMessage("Invalid configuration: quarkus.cable.http-broadcast.wrong-secret-window must be a positive"
-                        + " duration, was PT0S");
-    }
-
-    private static String[] with(String[] pairs, String property, String value) {
-        String[] all = java.util.Arrays.copyOf(pairs, pairs.length + 2);
-        all[pairs.length] = property;
-        all[pairs.length + 1] = value;
-        return all;
-    }
-
-    @Test
     void aSettingUnderItsOldNameIsRefusedNamingTheNewOne() {
         SmallRyeConfig config = new SmallRyeConfigBuilder().withDefaultValue("quarkus.cable.autotrim", "false").build();
         assertThatThrownBy(() -> CableConfigCheck.renamed(config)).isInstanceOf(IllegalArgumentException.class)
