@@ -307,10 +307,6 @@ public final class CableEngine implements Cable {
         return replayBudget.replaysInFlight();
     }
 
-    public HistorySettings historySettings() {
-        return historySettings;
-    }
-
     /** How many messages a subscription may have waiting ({@code quarkus.cable.subscriber-buffer}). */
     public int subscriberBuffer() {
         return subscriberBuffer;
