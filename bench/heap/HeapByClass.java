@@ -1,4 +1,5 @@
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -23,7 +24,11 @@ import java.util.regex.Pattern;
  * What a held Action Cable connection keeps on the server's heap, by class: a live-object class histogram of the
  * server ({@code jmap -histo:live}, which collects first) before and while this program holds {@code count}
  * connections, each subscribed to one FanoutChannel stream of the bench server, and the difference per connection;
- * and the difference of two such measurements (before and after a change), class by class. The heap figure of the
+ * and the difference of two such measurements (before and after a change), class by class. Beside it, the kernel's
+ * TCP memory ({@code /proc/net/sockstat}) before and while holding: both ends of every connection are on this
+ * machine, so it counts the client's sockets too. Past {@link #PER_SOURCE} connections the program opens them from
+ * further loopback addresses (127.0.0.2, 127.0.0.3, ...): one source address has about 28,000 ephemeral ports
+ * towards one server port. The heap figure of the
  * connections case says how much; this says what. Run by {@code bench/run-heap-by-class.sh}.
  *
  * <pre>
@@ -35,6 +40,8 @@ public class HeapByClass {
 
     private static final Pattern ROW = Pattern.compile("\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+).*");
     private static final String IDENTIFIER = "{\"channel\":\"FanoutChannel\",\"stream\":\"held\"}";
+    /** Connections opened from one loopback source address (its ephemeral port range holds 28,232). */
+    static final int PER_SOURCE = 25_000;
 
     public static void main(String[] args) throws Exception {
         if (args[0].equals("compare")) {
@@ -53,8 +60,10 @@ public class HeapByClass {
         URI cable = URI.create(args[2]);
         int count = Integer.parseInt(args[3]);
         Map<String, long[]> idle = histogram(pid);
+        long tcpPagesIdle = tcpMemoryPages();
         List<WebSocket> held = hold(cable, count);
         Map<String, long[]> holding = histogram(pid);
+        long tcpPagesHolding = tcpMemoryPages();
         Map<String, double[]> growth = new HashMap<>();
         for (String type : union(idle.keySet(), holding.keySet())) {
             long[] before = idle.getOrDefault(type, new long[2]);
@@ -63,6 +72,10 @@ public class HeapByClass {
                     (after[1] - before[1]) / (double) count });
         }
         print("held " + count + " connections, per connection", growth, Integer.parseInt(args[4]));
+        if (tcpPagesIdle >= 0 && tcpPagesHolding >= 0) {
+            System.out.printf(Locale.ROOT, "%nkernel TCP memory (both ends): %d -> %d pages, %.0f bytes per connection%n",
+                    tcpPagesIdle, tcpPagesHolding, (tcpPagesHolding - tcpPagesIdle) * 4096.0 / count);
+        }
         write(Path.of(args[5]), growth);
         for (WebSocket socket : held) {
             socket.abort();
@@ -74,9 +87,13 @@ public class HeapByClass {
         String subscribe = "{\"command\":\"subscribe\",\"identifier\":" + quoted(IDENTIFIER) + "}";
         CountDownLatch confirmed = new CountDownLatch(count);
         Semaphore subscribing = new Semaphore(200);
-        HttpClient client = HttpClient.newHttpClient();
+        List<HttpClient> clients = new ArrayList<>();
+        for (int source = 0; source * PER_SOURCE < count; source++) {
+            clients.add(HttpClient.newBuilder().localAddress(InetAddress.getByName("127.0.0." + (source + 1))).build());
+        }
         List<WebSocket> sockets = new ArrayList<>();
         for (int i = 0; i < count; i++) {
+            HttpClient client = clients.get(i / PER_SOURCE);
             subscribing.acquire();
             WebSocket.Listener listener = new WebSocket.Listener() {
                 private boolean done;
@@ -102,6 +119,25 @@ public class HeapByClass {
             throw new IllegalStateException(confirmed.getCount() + " of " + count + " subscriptions not confirmed");
         }
         return sockets;
+    }
+
+    /** The kernel's TCP memory in pages ({@code mem} of /proc/net/sockstat's TCP line), or -1 where there is none. */
+    private static long tcpMemoryPages() throws IOException {
+        Path sockstat = Path.of("/proc/net/sockstat");
+        if (!Files.exists(sockstat)) {
+            return -1;
+        }
+        for (String line : Files.readAllLines(sockstat)) {
+            if (line.startsWith("TCP:")) {
+                String[] fields = line.trim().split("\\s+");
+                for (int i = 1; i + 1 < fields.length; i++) {
+                    if (fields[i].equals("mem")) {
+                        return Long.parseLong(fields[i + 1]);
+                    }
+                }
+            }
+        }
+        return -1;
     }
 
     /** Class name to {instances, bytes} of the live objects, after the full collection jmap asks for. */
