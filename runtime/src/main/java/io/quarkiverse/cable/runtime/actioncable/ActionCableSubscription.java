@@ -16,6 +16,7 @@ import io.quarkiverse.cable.ChannelSubscription;
 import io.quarkiverse.cable.runtime.core.ConnectionOutbox;
 import io.quarkiverse.cable.runtime.core.Delivery;
 import io.quarkiverse.cable.runtime.core.EncodedFrames;
+import io.quarkiverse.cable.runtime.core.GroupRecovery;
 import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.PresenceEvents;

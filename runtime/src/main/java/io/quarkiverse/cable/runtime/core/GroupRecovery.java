@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.actioncable;
+package io.quarkiverse.cable.runtime.core;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -6,21 +6,21 @@ import java.util.List;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
-import io.quarkiverse.cable.runtime.core.LocalSubscription;
-import io.quarkiverse.cable.runtime.core.RecoveryOutcome;
-import io.quarkiverse.cable.runtime.core.ReplayLease;
 import io.quarkiverse.cable.spi.Replay;
 
 /**
  * Recovers the streams of one protocol subscription together, with one answer for all of them: either every stream's
  * history is there, and the replays go out (in id order) followed by the confirmation, or one is not, and only the
- * refusal goes out. Live messages of every stream are held until then, so the wire order is always
- * confirmation of the subscription, replay, history answer, live.
+ * refusal goes out. Live messages of every stream are held until then (each stream's {@link HeldDelivery}, released
+ * stream by stream once the answer went out), so the wire order is always confirmation of the subscription, replay,
+ * history answer, live; each stream's messages stay in its order, across streams only the replay is sorted. Used by
+ * the Action Cable front end, whose subscriptions stream several channels; a front end with one stream per
+ * subscription takes it live itself ({@link LocalSubscription#goLive}).
  * <p>
  * Each stream is live as soon as it starts (its {@link LocalSubscription} confirms at once); the group finishes once
  * every stream's history step reported and the protocol said the subscription was confirmed ({@link #ready()}).
  */
-final class GroupRecovery {
+public final class GroupRecovery {
 
     /** Where the group's answer goes; called once, under the group's lock, before any held live message. */
     public interface Answer {

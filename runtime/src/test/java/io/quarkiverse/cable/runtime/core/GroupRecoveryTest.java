@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.actioncable;
+package io.quarkiverse.cable.runtime.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,11 +18,6 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.CableMessage;
 import io.quarkiverse.cable.StreamPosition;
-import io.quarkiverse.cable.runtime.core.CableEngine;
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.Delivery;
-import io.quarkiverse.cable.runtime.core.LocalSubscription;
-import io.quarkiverse.cable.runtime.core.ReplayLease;
 import io.quarkiverse.cable.spi.ChannelHash;
 import io.quarkiverse.cable.spi.HistoryRequest;
 import io.quarkiverse.cable.spi.HistorySource;
