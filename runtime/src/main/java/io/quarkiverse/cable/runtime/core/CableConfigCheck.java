@@ -79,15 +79,6 @@ public final class CableConfigCheck {
             throw invalid("quarkus.cable.presence.max-info-size", config.presence().maxInfoSize().asLongValue()
                     + " bytes", "must be at least 1 byte");
         }
-        if (config.sse().maxPendingBytes().asLongValue() < 1) {
-            throw invalid("quarkus.cable.sse.max-pending-bytes", config.sse().maxPendingBytes().asLongValue()
-                    + " bytes", "must be at least 1 byte");
-        }
-        Duration maxStreamDuration = config.sse().maxStreamDuration();
-        if (!maxStreamDuration.isZero() && maxStreamDuration.toMillis() < 1000) {
-            throw invalid("quarkus.cable.sse.max-stream-duration", maxStreamDuration,
-                    "must be 0 (no limit) or at least 1s: every end is a reconnect and a history read");
-        }
         atLeastOne("quarkus.cable.websocket.max-pending-bytes", config.websocket().maxPendingBytes());
         config.writer().maxTransactionBroadcasts()
                 .ifPresent(max -> atLeastOne("quarkus.cable.writer.max-transaction-broadcasts", max));

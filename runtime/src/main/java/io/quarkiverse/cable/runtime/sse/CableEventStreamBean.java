@@ -1,5 +1,6 @@
 package io.quarkiverse.cable.runtime.sse;
 
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.sse.OutboundSseEvent;
@@ -8,6 +9,7 @@ import io.quarkiverse.cable.CableEventStream;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 
 /** The application's {@link CableEventStream}; registered only when a JAX-RS implementation is present. */
@@ -20,10 +22,14 @@ public class CableEventStreamBean implements CableEventStream {
 
     private SseSettings settings;
 
-    /** Reads the settings once; {@code CableConfigCheck} validated them when the cable was built. */
+    /** Reads and validates the settings once. */
     @Inject
-    void configure(CableRuntimeConfig config) {
-        settings = SseSettings.from(config);
+    void configure(CableRuntimeConfig config, CableSseConfig sse) {
+        settings = SseSettings.from(sse, config);
+    }
+
+    /** Created at startup, not at the first stream: an invalid setting fails startup naming its property. */
+    void validateAtStartup(@Observes StartupEvent startup) {
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.quarkiverse.cable.runtime.sse;
 
+import java.time.Duration;
 import java.util.random.RandomGenerator;
 
+import io.quarkiverse.cable.runtime.core.CableConfigCheck;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 
 /**
@@ -14,10 +16,23 @@ import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
  */
 record SseSettings(long maxPendingBytes, long stallTimeoutNanos, long heartbeatNanos, long maxStreamNanos) {
 
-    public static SseSettings from(CableRuntimeConfig config) {
-        return new SseSettings(config.sse().maxPendingBytes().asLongValue(),
-                config.websocket().stallTimeout().toNanos(), config.sse().heartbeatInterval().toNanos(),
-                config.sse().maxStreamDuration().toNanos());
+    /**
+     * The SSE front end's settings, validated: a value that would break it fails startup naming its property. The
+     * stall timeout is the WebSocket front ends' ({@code websocket.stall-timeout}), which {@code CableConfigCheck}
+     * validated.
+     */
+    static SseSettings from(CableSseConfig sse, CableRuntimeConfig config) {
+        if (sse.maxPendingBytes().asLongValue() < 1) {
+            throw CableConfigCheck.invalid("quarkus.cable.sse.max-pending-bytes", sse.maxPendingBytes().asLongValue()
+                    + " bytes", "must be at least 1 byte");
+        }
+        Duration maxStreamDuration = sse.maxStreamDuration();
+        if (!maxStreamDuration.isZero() && maxStreamDuration.toMillis() < 1000) {
+            throw CableConfigCheck.invalid("quarkus.cable.sse.max-stream-duration", maxStreamDuration,
+                    "must be 0 (no limit) or at least 1s: every end is a reconnect and a history read");
+        }
+        return new SseSettings(sse.maxPendingBytes().asLongValue(), config.websocket().stallTimeout().toNanos(),
+                sse.heartbeatInterval().toNanos(), maxStreamDuration.toNanos());
     }
 
     /**

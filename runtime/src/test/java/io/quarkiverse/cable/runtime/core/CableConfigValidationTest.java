@@ -21,8 +21,6 @@ class CableConfigValidationTest {
     void theDefaultsAreValid() {
         CableRuntimeConfig defaults = config("quarkus.cable.action-cable.enabled", "true");
         CableConfigCheck.validate(defaults);
-        assertThat(defaults.sse().maxStreamDuration()).isEqualTo(Duration.ofMinutes(2));
-        CableConfigCheck.validate(config("quarkus.cable.sse.max-stream-duration", "0"));
         assertThat(defaults.pollingInterval()).isEqualTo(Duration.ofMillis(100));
         assertThat(defaults.maxPayloadSize().asLongValue()).isEqualTo(1024 * 1024);
     }
@@ -44,10 +42,6 @@ class CableConfigValidationTest {
         refused("quarkus.cable.limits.max-whisper-size", "0", "must be at least 1 byte, was 0 bytes");
         refused("quarkus.cable.websocket.max-pending-frames", "0", "must be at least 1, was 0");
         refused("quarkus.cable.websocket.stall-timeout", "0s", "must be a positive duration, was PT0S");
-        refused("quarkus.cable.sse.max-stream-duration", "500ms",
-                "must be 0 (no limit) or at least 1s: every end is a reconnect and a history read, was PT0.5S");
-        refused("quarkus.cable.sse.max-stream-duration", "-1m",
-                "must be 0 (no limit) or at least 1s: every end is a reconnect and a history read, was PT-1M");
         refused("quarkus.cable.history.window", "0s", "must be a positive duration, was PT0S");
         refused("quarkus.cable.history.max-replay", "-1", "must not be negative, was -1");
         refused("quarkus.cable.history.memory-size", "-1", "must not be negative, was -1");
