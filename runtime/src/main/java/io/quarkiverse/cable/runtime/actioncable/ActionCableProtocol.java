@@ -5,7 +5,6 @@ import java.util.List;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkus.vertx.http.HttpServerOptionsCustomizer;
 import io.vertx.core.http.HttpServerOptions;
 
@@ -42,7 +41,7 @@ public class ActionCableProtocol implements HttpServerOptionsCustomizer {
     static final List<String> NEGOTIATED = List.of(V1_JSON, EXT_JSON, UNSUPPORTED);
 
     @Inject
-    CableRuntimeConfig config;
+    ActionCableConfig config;
 
     /**
      * Whether a connection that negotiated {@code subProtocol} is served. A client that sent no
@@ -59,12 +58,12 @@ public class ActionCableProtocol implements HttpServerOptionsCustomizer {
 
     @Override
     public void customizeHttpServer(HttpServerOptions options) {
-        addProtocols(options, config.actionCable().extendedProtocol());
+        addProtocols(options, config.extendedProtocol());
     }
 
     @Override
     public void customizeHttpsServer(HttpServerOptions options) {
-        addProtocols(options, config.actionCable().extendedProtocol());
+        addProtocols(options, config.extendedProtocol());
     }
 
     private static void addProtocols(HttpServerOptions options, boolean extended) {

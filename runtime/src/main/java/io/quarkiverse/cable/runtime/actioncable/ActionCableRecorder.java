@@ -9,7 +9,6 @@ import jakarta.enterprise.invoke.Invoker;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkus.arc.runtime.BeanContainer;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.annotations.Recorder;
@@ -24,9 +23,9 @@ import io.vertx.ext.web.RoutingContext;
 @Recorder
 public class ActionCableRecorder {
 
-    private final RuntimeValue<CableRuntimeConfig> config;
+    private final RuntimeValue<ActionCableConfig> config;
 
-    public ActionCableRecorder(RuntimeValue<CableRuntimeConfig> config) {
+    public ActionCableRecorder(RuntimeValue<ActionCableConfig> config) {
         this.config = config;
     }
 
@@ -48,7 +47,7 @@ public class ActionCableRecorder {
     private String servedPath(String mountPath) {
         String rootPath = ConfigProvider.getConfig().getOptionalValue("quarkus.http.root-path", String.class)
                 .orElse("/");
-        return config.getValue().actionCable().enabled() ? TokenSubProtocol.servedPath(rootPath, mountPath) : null;
+        return config.getValue().enabled() ? TokenSubProtocol.servedPath(rootPath, mountPath) : null;
     }
 
     public Supplier<?> registry(Map<String, String> classes, Map<String, Set<String>> actions,

@@ -66,6 +66,9 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
     CableRuntimeConfig config;
 
     @Inject
+    ActionCableConfig actionCable;
+
+    @Inject
     Instance<CableIdentification> identification;
 
     @Inject
@@ -101,20 +104,20 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
 
     @PostConstruct
     void configure() {
-        maxCommandSize = config.actionCable().maxCommandSize().asLongValue();
+        maxCommandSize = actionCable.maxCommandSize().asLongValue();
         CableRuntimeConfig.Limits limits = config.limits();
         maxIdentifierSize = limits.maxIdentifierSize().asLongValue();
         maxSubscriptions = limits.maxSubscriptions();
         commandLimits = new CommandAdmission.Limits(limits.maxQueuedCommands(),
                 limits.maxQueuedCommandBytes().asLongValue(), limits.commandRate(), limits.commandBurst());
         whisperRate = limits.whisperRate();
-        whispersEnabled = config.actionCable().whispersEnabled();
+        whispersEnabled = actionCable.whispersEnabled();
         whispers = new Whispers(engine);
         whisperBurst = limits.whisperBurst();
         maxWhisperSize = limits.maxWhisperSize().asLongValue();
         presenceInfoBytesPerSecond = config.presence().infoBytesPerSecond().asLongValue();
-        identifier = new ConnectionIdentification(identification, config.actionCable().identificationTimeout());
-        openBoundNanos = config.actionCable().identificationTimeout().toNanos();
+        identifier = new ConnectionIdentification(identification, actionCable.identificationTimeout());
+        openBoundNanos = actionCable.identificationTimeout().toNanos();
         outboxLimits = ConnectionOutbox.OutboxLimits.of(config);
         sockets = SocketAccess.of(socketAccess, config.websocket().sharedFrames());
     }
@@ -125,7 +128,7 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
                     + " quarkus.cable.turbo.signing-key; set it (a long random secret, the same on every node)",
                     java.util.Set.of("quarkus.cable.turbo.signing-key"));
         }
-        if (config.actionCable().enabled()) {
+        if (actionCable.enabled()) {
             pingTimer = vertx.setPeriodic(PING_MILLIS, ignored -> ping());
         }
     }
@@ -321,7 +324,7 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
                 connection.outbox.send(frame);
             } else if (connection.unansweredFor(openBoundNanos)) {
                 connectionFailure("Action Cable connection " + connection.id + " was neither welcomed nor refused within"
-                        + " quarkus.cable.action-cable.identification-timeout (" + config.actionCable()
+                        + " quarkus.cable.action-cable.identification-timeout (" + actionCable
                                 .identificationTimeout()
                         + "); closing it with 1011 so that the client reconnects", null);
                 connection.outbox.close(ActionCableConnection.INTERNAL_ERROR, "cable: not identified in time");

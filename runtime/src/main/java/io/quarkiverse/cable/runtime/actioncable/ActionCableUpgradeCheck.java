@@ -3,7 +3,6 @@ package io.quarkiverse.cable.runtime.actioncable;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.frontend.RequestOrigins;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
@@ -26,7 +25,7 @@ public class ActionCableUpgradeCheck implements HttpUpgradeCheck {
     private static final int NOT_FOUND = 404;
 
     @Inject
-    CableRuntimeConfig config;
+    ActionCableConfig config;
 
     @Inject
     RequestOrigins origins;
@@ -38,7 +37,7 @@ public class ActionCableUpgradeCheck implements HttpUpgradeCheck {
 
     @Override
     public Uni<CheckResult> perform(HttpUpgradeContext context) {
-        if (!config.actionCable().enabled()) {
+        if (!config.enabled()) {
             return CheckResult.rejectUpgrade(NOT_FOUND);
         }
         if (origins.refusal(context.httpRequest(), "the Action Cable endpoint " + context.httpRequest().path()) != null) {

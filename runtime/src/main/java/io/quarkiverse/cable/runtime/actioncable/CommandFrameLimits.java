@@ -5,7 +5,6 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.internals.TextProtocolFrames;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.websockets.next.WebSocketConnection;
@@ -28,13 +27,13 @@ public class CommandFrameLimits {
     ActionCableServer server;
 
     @Inject
-    CableRuntimeConfig config;
+    ActionCableConfig config;
 
     void start(@Observes StartupEvent startup) {
-        if (!config.actionCable().enabled() || !connections.isResolvable()) {
+        if (!config.enabled() || !connections.isResolvable()) {
             return;
         }
-        long maxCommandSize = config.actionCable().maxCommandSize().asLongValue();
+        long maxCommandSize = config.maxCommandSize().asLongValue();
         connections.get().addListener(new ConnectionManager.ConnectionListener() {
             @Override
             public void connectionAdded(String endpoint, WebSocketConnection connection) {
