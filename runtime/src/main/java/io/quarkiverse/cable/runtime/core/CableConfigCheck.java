@@ -78,6 +78,7 @@ final class CableConfigCheck {
             throw invalid("quarkus.cable.presence.max-info-size", config.presence().maxInfoSize().asLongValue()
                     + " bytes", "must be at least 1 byte");
         }
+        atLeastOne("quarkus.cable.sse.max-streams-per-client", config.sse().maxStreamsPerClient());
         if (config.sse().maxPendingBytes().asLongValue() < 1) {
             throw invalid("quarkus.cable.sse.max-pending-bytes", config.sse().maxPendingBytes().asLongValue()
                     + " bytes", "must be at least 1 byte");

@@ -19,22 +19,24 @@ public class CableEventStreamBean implements CableEventStream {
     CableEngine engine;
 
     private SseSettings settings;
+    private StreamsPerClient clients;
 
     /** Reads the settings once; {@code CableConfigCheck} validated them when the cable was built. */
     @Inject
     void configure(CableRuntimeConfig config) {
         settings = SseSettings.from(config);
+        clients = new StreamsPerClient(config.sse().maxStreamsPerClient());
     }
 
     @Override
     public Multi<OutboundSseEvent> stream(String channel, String lastEventId) {
-        return EventStreams.stream(engine, settings, channel, lastEventId, null);
+        return EventStreams.stream(engine, settings, clients, channel, lastEventId, null);
     }
 
     @Override
     public Multi<OutboundSseEvent> streamWithPresence(String channel, String lastEventId, String presenceId,
             Object info) {
-        return EventStreams.stream(engine, settings, channel, lastEventId,
+        return EventStreams.stream(engine, settings, clients, channel, lastEventId,
                 SsePresence.member(engine, presenceId, info));
     }
 }
