@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -32,26 +33,57 @@ public final class RawHttpStream implements AutoCloseable {
     }
 
     private static RawHttpStream open(URI base, int receiveBuffer) throws IOException {
+        return open(base, receiveBuffer, null);
+    }
+
+    /** {@code from}: the local address to connect from (any of 127/8 on Linux), or null for the system's choice. */
+    private static RawHttpStream open(URI base, int receiveBuffer, InetAddress from) throws IOException {
         Socket socket = new Socket();
         if (receiveBuffer > 0) {
             // Before connect, so the window the server may fill is small: the client stalls early.
             socket.setReceiveBufferSize(receiveBuffer);
         }
-        socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), 30_000);
+        if (from != null) {
+            socket.bind(new InetSocketAddress(from, 0));
+            // The server's loopback address of the same family as the source ("localhost" may resolve to ::1).
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), base.getPort()), 30_000);
+        } else {
+            socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), 30_000);
+        }
         return new RawHttpStream(socket);
     }
 
     /** GET {@code path} as an EventSource would, with {@code lastEventId} when not null; reads nothing back. */
     public static RawHttpStream sse(URI base, String path, String lastEventId, int receiveBuffer) throws IOException {
-        RawHttpStream stream = open(base, receiveBuffer);
+        return sse(base, path, lastEventId, receiveBuffer, null, "");
+    }
+
+    /**
+     * {@link #sse(URI, String, String, int)} from the local address {@code from} (null: the system's choice), with
+     * {@code headers} (each line ending with CRLF) added to the request: a distinct client to the server.
+     */
+    public static RawHttpStream sse(URI base, String path, String lastEventId, int receiveBuffer, InetAddress from,
+            String headers) throws IOException {
+        RawHttpStream stream = open(base, receiveBuffer, from);
         String request = "GET " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
                 + "\r\nAccept: text/event-stream\r\n" + (lastEventId == null ? ""
                         : "Last-Event-ID: " + lastEventId
                                 + "\r\n")
-                + "\r\n";
+                + headers + "\r\n";
         stream.out.write(request.getBytes(StandardCharsets.US_ASCII));
         stream.out.flush();
         return stream;
+    }
+
+    /** The loopback address {@code 127.<b>.<c>.<d>} for client number {@code n} (n from 0; 127.0.0.1 is never one). */
+    public static InetAddress loopback(int n) {
+        int index = n + 2;
+        try {
+            return InetAddress.getByAddress(new byte[] { 127, (byte) (index >> 16), (byte) (index >> 8),
+                    (byte) index });
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException(e);
+        }
     }
 
     /** An Action Cable connection that subscribes to {@code identifier}, reading only the handshake's answer. */

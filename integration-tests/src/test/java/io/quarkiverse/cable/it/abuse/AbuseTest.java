@@ -140,6 +140,30 @@ public class AbuseTest {
             }
             assertThat(engine.stats().refusals(CableStats.Refusal.PENDING_BYTES) - refusedBefore)
                     .isEqualTo(attackers);
+            // The control (issue 45, item 2), after the attack's memory was read: the same flood to as many clients
+            // that read everything, so the healthy client's p99 under the flood itself stands beside its p99 under the
+            // stalled readers (printed as ABUSE-CONTROL).
+            String read = "read-" + flood;
+            List<RawWsClient> readers = new ArrayList<>();
+            try {
+                for (int i = 0; i < attackers; i++) {
+                    RawWsClient reader = RawWsClient.connect(base, "/cable?user=reader" + i, V1, 1 << 20);
+                    reader.readAllInBackground();
+                    reader.sendText(subscribe(identifier(read, i, 3500), null));
+                    readers.add(reader);
+                }
+                awaitSubscribers("chat:" + read, attackers);
+                List<CompletableFuture<Void>> readFloods = flood("chat:" + read);
+                List<Double> control = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+                CompletableFuture.allOf(readFloods.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                System.out.printf(java.util.Locale.ROOT, "ABUSE-CONTROL the same flood to %d reading clients: healthy"
+                        + " p99 %.1f ms (baseline %.1f ms, under the stalled readers %.1f ms)%n", attackers,
+                        AbuseHarness.p99(control), AbuseHarness.p99(baseline.latencies()), AbuseHarness.p99(attack));
+            } finally {
+                for (RawWsClient reader : readers) {
+                    reader.close();
+                }
+            }
             harness.assertHealthyReceivedEverything();
             AbuseHarness.report("stalled readers of 64 KB broadcasts (8, identifiers of 3.5 KiB)", baseline, attack,
                     used, attackers * PER_ATTACKER);

@@ -38,8 +38,6 @@ import io.quarkus.test.junit.QuarkusTest;
 public class PresenceFloodTest {
 
     private static final int FLOOD = 4_000;
-    /** The bound the abuse issue sets: three times the baseline, a baseline under 100 ms counting as 100 ms. */
-    private static final double P99_FLOOR_MILLIS = 100;
 
     @Inject
     @Internal
@@ -86,7 +84,7 @@ public class PresenceFloodTest {
         assertThat(refused.get()).as("the flood was bounded").isPositive();
         assertThat(engine.stats().refusals(CableStats.Refusal.PRESENCE_QUEUE) - refusedBefore)
                 .isEqualTo(refused.get());
-        double floor = Math.max(baseline / 1e6, P99_FLOOR_MILLIS);
+        double floor = Math.max(baseline / 1e6, AbuseHarness.P99_FLOOR_MILLIS);
         assertThat(underAttack / 1e6).as("calm p99 under the flood, baseline %.1f ms", baseline / 1e6)
                 .isLessThanOrEqualTo(3 * floor);
         // Every admitted change was released: the id joins again once its flood is over (a refusal would throw).

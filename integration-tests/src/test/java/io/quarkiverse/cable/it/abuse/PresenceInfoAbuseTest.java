@@ -104,7 +104,7 @@ public class PresenceInfoAbuseTest {
             assertThat(engine.stats().refusals(CableStats.Refusal.PRESENCE_INFO_BYTES) - refusedBefore)
                     .isEqualTo(errors);
             AbuseHarness.report("presence info at the command rate, 1,000 members of 900 B", baseline, underAttack,
-                    usedAfter, 16L * 1024 * 1024, 100);
+                    usedAfter, 16L * 1024 * 1024);
         } finally {
             if (attackerOrNull != null) {
                 attackerOrNull.socket.abort();

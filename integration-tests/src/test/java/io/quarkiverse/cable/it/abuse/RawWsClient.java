@@ -237,6 +237,20 @@ public final class RawWsClient implements AutoCloseable {
         return in;
     }
 
+    /** Reads and drops everything the server sends, on a virtual thread, until the socket closes: a reading client. */
+    void readAllInBackground() {
+        Thread.ofVirtual().start(() -> {
+            byte[] buffer = new byte[64 * 1024];
+            try {
+                while (in.read(buffer) >= 0) {
+                    // dropped
+                }
+            } catch (IOException e) {
+                // closed
+            }
+        });
+    }
+
     boolean isClosed() {
         return socket.isClosed();
     }

@@ -85,8 +85,7 @@ public class WriterFloodAbuseTest {
                     flood.accepted.size(), flood.refused.get());
             AbuseHarness.report(String.format(java.util.Locale.ROOT,
                     "one channel flooding the writer: %d bursts of 20,000 broadcasts, %d accepted, %d refused (1)",
-                    flood.bursts.get(), flood.accepted.size(), flood.refused.get()), baseline, attack, used, bound,
-                    100);
+                    flood.bursts.get(), flood.accepted.size(), flood.refused.get()), baseline, attack, used, bound);
         } finally {
             harness.close();
         }

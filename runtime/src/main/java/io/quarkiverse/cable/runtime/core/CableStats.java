@@ -62,7 +62,12 @@ public final class CableStats implements TransportCounters {
          * An HTTP publish request from an address that presented http-broadcast.max-wrong-secrets wrong secrets in its
          * http-broadcast.wrong-secret-window: answered 429 without its secret being compared.
          */
-        WRONG_SECRETS;
+        WRONG_SECRETS,
+        /**
+         * An SSE request from a client (its principal, or its address when anonymous) that already has
+         * sse.max-streams-per-client streams open: answered 429 before anything is sent.
+         */
+        STREAMS_PER_CLIENT;
 
         /** The metric tag and log key. */
         public String tag() {

@@ -17,6 +17,7 @@ import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
+import io.quarkiverse.cable.runtime.frontend.ClientAddress;
 import io.quarkiverse.cable.spi.Failure;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -83,7 +84,7 @@ public class HttpBroadcasts {
             answer(context, 405, "Broadcasts are POSTed");
             return;
         }
-        String address = WrongSecrets.key(request.remoteAddress());
+        String address = ClientAddress.key(request.remoteAddress());
         long now = System.nanoTime();
         long throttled = wrongSecrets.throttledFor(address, now);
         if (throttled > 0) {

@@ -1,12 +1,8 @@
 package io.quarkiverse.cable.runtime.http;
 
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-
-import io.netty.util.NetUtil;
-import io.vertx.core.net.SocketAddress;
 
 /**
  * The wrong publish secrets each remote address presented, counted in a fixed window that starts at its first wrong
@@ -16,8 +12,9 @@ import io.vertx.core.net.SocketAddress;
  * <p>
  * The memory is bounded: at most {@code capacity} addresses are tracked, and a new one past that replaces the one
  * whose window ends first. That lets an address start a new window early only after {@code capacity} other addresses
- * presented wrong secrets, each of which had its own tries anyway; an IPv6 address is counted with its /64 network (what
- * one host is usually given), so a single host cannot pass as many.
+ * presented wrong secrets, each of which had its own tries anyway; an address is keyed as
+ * {@link io.quarkiverse.cable.runtime.frontend.ClientAddress#key} says (an IPv6 address with its /64 network, what one
+ * host is usually given), so a single host cannot pass as many.
  */
 final class WrongSecrets {
 
@@ -90,24 +87,5 @@ final class WrongSecrets {
             oldest.remove();
         }
         open = !windows.isEmpty();
-    }
-
-    /**
-     * The key of a remote address: an IPv4 address as is, an IPv6 one as its /64 network. With
-     * {@code quarkus.http.proxy.proxy-address-forwarding}, Quarkus has already replaced the address with the forwarded
-     * one, which need not be an address at all (RFC 7239 allows {@code unknown} and obfuscated names): such a text is
-     * its own key, and is never resolved.
-     */
-    static String key(SocketAddress remote) {
-        // A forwarded name that is no address has no hostAddress, only its host text.
-        String host = remote == null ? null : remote.hostAddress() != null ? remote.hostAddress() : remote.host();
-        if (host == null) {
-            return "unknown";
-        }
-        byte[] bytes = host.indexOf(':') < 0 ? null : NetUtil.createByteArrayFromIpAddressString(host);
-        if (bytes == null || bytes.length != 16) {
-            return host;
-        }
-        return HexFormat.of().formatHex(bytes, 0, 8) + "::/64";
     }
 }

@@ -21,11 +21,13 @@ public class CableEventStreamBean implements CableEventStream {
     CableEngine engine;
 
     private SseSettings settings;
+    private StreamsPerClient clients;
 
     /** Reads and validates the settings once. */
     @Inject
     void configure(CableRuntimeConfig config, CableSseConfig sse) {
         settings = SseSettings.from(sse, config);
+        clients = new StreamsPerClient(sse.maxStreamsPerClient());
     }
 
     /** Created at startup, not at the first stream: an invalid setting fails startup naming its property. */
@@ -34,13 +36,13 @@ public class CableEventStreamBean implements CableEventStream {
 
     @Override
     public Multi<OutboundSseEvent> stream(String channel, String lastEventId) {
-        return EventStreams.stream(engine, settings, channel, lastEventId, null);
+        return EventStreams.stream(engine, settings, clients, channel, lastEventId, null);
     }
 
     @Override
     public Multi<OutboundSseEvent> streamWithPresence(String channel, String lastEventId, String presenceId,
             Object info) {
-        return EventStreams.stream(engine, settings, channel, lastEventId,
+        return EventStreams.stream(engine, settings, clients, channel, lastEventId,
                 SsePresence.member(engine, presenceId, info));
     }
 }

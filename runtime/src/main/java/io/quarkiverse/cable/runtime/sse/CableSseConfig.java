@@ -50,4 +50,23 @@ public interface CableSseConfig {
      */
     @WithDefault("2m")
     Duration maxStreamDuration();
+
+    /**
+     * The most SSE streams one client may have open on this node at once. A client is the authenticated
+     * identity's principal name when the request is authenticated, otherwise its remote address (an IPv6 address
+     * counts with its /64 network). A request past it is answered `429 Too Many Requests` with `Retry-After: 10`
+     * before anything is sent or read, counted as `cable.limits.refusals{reason="streams_per_client"}` and logged
+     * (rate-limited); a stream gives its place back however it ends (the client closed it, the endpoint completed
+     * it, `max-stream-duration`, a stall, a failure). Without it one client opening hundreds of streams costs every
+     * other client as much as hundreds of clients would. 16 by default: a browser keeps at most 6 connections per
+     * origin over HTTP/1.1 (all its tabs together), and over HTTP/2 one stream per `EventSource` of each open tab;
+     * 16 leaves room for several tabs, or a few users behind one address (a NAT), while one client stays one
+     * client. The remote address is the one Quarkus gives the request: behind a reverse proxy or load balancer
+     * every client has the proxy's address, and all share its 16 streams, unless the application enables
+     * `quarkus.http.proxy.proxy-address-forwarding` (with `quarkus.http.proxy.allow-forwarded` or
+     * `allow-x-forwarded`, and `trusted-proxies`). `EventSource` does not reconnect after a 429. A stream made
+     * outside an HTTP request has no client and is not counted.
+     */
+    @WithDefault("16")
+    int maxStreamsPerClient();
 }

@@ -29,9 +29,13 @@ final class EventStreams {
     private EventStreams() {
     }
 
-    /** {@code member}: who the stream is in the channel's presence set, or null for a stream without presence. */
-    static Multi<OutboundSseEvent> stream(CableEngine engine, SseSettings settings, String channel, String lastEventId,
-            SsePresence.Member member) {
+    /**
+     * {@code member}: who the stream is in the channel's presence set, or null for a stream without presence. Refused
+     * before anything is sent: 403 (reserved channel, authorization), 401 (expired credentials), 429 (the client has
+     * {@code sse.max-streams-per-client} streams open).
+     */
+    static Multi<OutboundSseEvent> stream(CableEngine engine, SseSettings settings, StreamsPerClient clients,
+            String channel, String lastEventId, SsePresence.Member member) {
         // Taken now, on the request's thread: how to close this stream's connection when its client stops reading.
         Runnable closeConnection = ConnectionCloser.forCurrentRequest();
         SseAuthorization.checkReserved(channel);
@@ -47,7 +51,10 @@ final class EventStreams {
             throw new NotAuthorizedException(Response.status(Response.Status.UNAUTHORIZED)
                     .entity("credentials expired").build());
         }
-        SseStream stream = new SseStream(engine, settings, channel, lastEventId, closeConnection, expiresAt, member);
+        // Last, once nothing else refuses the request: a request refused otherwise takes no place.
+        Runnable place = clients.admit(engine);
+        SseStream stream = new SseStream(engine, settings, channel, lastEventId, closeConnection, expiresAt, member,
+                place);
         return Multi.createFrom().publisher(stream.outbox);
     }
 
@@ -65,14 +72,17 @@ final class EventStreams {
         /** When the request's credentials expire, or null: the stream ends there, and the client asks again. */
         private final Instant expiresAt;
         private final SsePresence.Member member;
+        /** Gives the client's place back ({@link StreamsPerClient}); run whenever the stream ends, once. */
+        private final Runnable place;
         final SseOutbox outbox;
         private volatile LocalSubscription subscription;
         private volatile StreamWatch.Watched watched;
         private volatile SsePresence presence;
 
         SseStream(CableEngine engine, SseSettings settings, String channel, String lastEventId,
-                Runnable closeConnection, Instant expiresAt, SsePresence.Member member) {
+                Runnable closeConnection, Instant expiresAt, SsePresence.Member member, Runnable place) {
             this.expiresAt = expiresAt;
+            this.place = place;
             this.member = member;
             this.engine = engine;
             this.settings = settings;
@@ -179,7 +189,9 @@ final class EventStreams {
                 return;
             }
             // Reset rather than end: a client that does not read would never take the end of the response either.
+            // Abandoned, the outbox is not cancelled when the reset reaches Quarkus REST: the place goes back here.
             outbox.abandon();
+            place.run();
             closeConnection.run();
         }
 
@@ -209,6 +221,7 @@ final class EventStreams {
 
         @Override
         public void cancelled() {
+            place.run();
             StreamWatch.Watched watching = watched;
             if (watching != null) {
                 StreamWatch.unwatch(watching);

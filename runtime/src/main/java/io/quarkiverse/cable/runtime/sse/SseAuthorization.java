@@ -102,7 +102,7 @@ final class SseAuthorization {
         }
     }
 
-    private static SecurityIdentity identity(RoutingContext request) {
+    static SecurityIdentity identity(RoutingContext request) {
         if (request == null) {
             return null;
         }
@@ -116,7 +116,7 @@ final class SseAuthorization {
         return deferred.await().atMost(Duration.ofSeconds(30));
     }
 
-    private static RoutingContext currentRequest() {
+    static RoutingContext currentRequest() {
         ArcContainer container = Arc.container();
         if (container == null || !container.requestContext().isActive()) {
             return null;

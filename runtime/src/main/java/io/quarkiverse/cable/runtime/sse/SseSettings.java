@@ -22,6 +22,7 @@ record SseSettings(long maxPendingBytes, long stallTimeoutNanos, long heartbeatN
      * validated.
      */
     static SseSettings from(CableSseConfig sse, CableRuntimeConfig config) {
+        CableConfigCheck.atLeastOne("quarkus.cable.sse.max-streams-per-client", sse.maxStreamsPerClient());
         if (sse.maxPendingBytes().asLongValue() < 1) {
             throw CableConfigCheck.invalid("quarkus.cable.sse.max-pending-bytes", sse.maxPendingBytes().asLongValue()
                     + " bytes", "must be at least 1 byte");

@@ -19,7 +19,7 @@ class CableConfigValidationTest {
 
     @Test
     void theDefaultsAreValid() {
-        CableRuntimeConfig defaults = config("quarkus.cable.action-cable.enabled", "true");
+        CableRuntimeConfig defaults = config();
         CableConfigCheck.validate(defaults);
         assertThat(defaults.pollingInterval()).isEqualTo(Duration.ofMillis(100));
         assertThat(defaults.maxPayloadSize().asLongValue()).isEqualTo(1024 * 1024);

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.cable.runtime.frontend.ClientAddress;
 import io.vertx.core.net.SocketAddress;
 
 /** The throttle's bookkeeping, on a clock the test moves: tries per window, its end, the bound on addresses. */
@@ -48,13 +49,13 @@ class WrongSecretsTest {
 
     @Test
     void anIpv6AddressCountsWithItsNetworkAndOtherTextIsItsOwnKey() {
-        assertThat(WrongSecrets.key(SocketAddress.inetSocketAddress(80, "2001:db8:1:2:aaaa::1")))
-                .isEqualTo(WrongSecrets.key(SocketAddress.inetSocketAddress(80, "2001:db8:1:2:bbbb::9")))
+        assertThat(ClientAddress.key(SocketAddress.inetSocketAddress(80, "2001:db8:1:2:aaaa::1")))
+                .isEqualTo(ClientAddress.key(SocketAddress.inetSocketAddress(80, "2001:db8:1:2:bbbb::9")))
                 .isEqualTo("20010db800010002::/64");
-        assertThat(WrongSecrets.key(SocketAddress.inetSocketAddress(80, "2001:db8:1:3::1")))
+        assertThat(ClientAddress.key(SocketAddress.inetSocketAddress(80, "2001:db8:1:3::1")))
                 .isEqualTo("20010db800010003::/64");
-        assertThat(WrongSecrets.key(SocketAddress.inetSocketAddress(80, "127.0.0.2"))).isEqualTo("127.0.0.2");
-        assertThat(WrongSecrets.key(SocketAddress.inetSocketAddress(80, "_hidden"))).isEqualTo("_hidden");
-        assertThat(WrongSecrets.key(null)).isEqualTo("unknown");
+        assertThat(ClientAddress.key(SocketAddress.inetSocketAddress(80, "127.0.0.2"))).isEqualTo("127.0.0.2");
+        assertThat(ClientAddress.key(SocketAddress.inetSocketAddress(80, "_hidden"))).isEqualTo("_hidden");
+        assertThat(ClientAddress.key(null)).isEqualTo("unknown");
     }
 }

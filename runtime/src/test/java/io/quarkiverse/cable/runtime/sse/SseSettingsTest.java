@@ -31,6 +31,7 @@ class SseSettingsTest {
     @Test
     void everyInvalidValueNamesItsProperty() {
         refused("quarkus.cable.sse.max-pending-bytes", "0", "must be at least 1 byte, was 0 bytes");
+        refused("quarkus.cable.sse.max-streams-per-client", "0", "must be at least 1, was 0");
         refused("quarkus.cable.sse.max-stream-duration", "500ms",
                 "must be 0 (no limit) or at least 1s: every end is a reconnect and a history read, was PT0.5S");
         refused("quarkus.cable.sse.max-stream-duration", "-1m",
