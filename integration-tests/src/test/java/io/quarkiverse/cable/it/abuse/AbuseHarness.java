@@ -250,6 +250,16 @@ public final class AbuseHarness {
      */
     static void report(String name, Baseline baseline, List<Double> attack, long usedAfterAttack, long boundBytes)
             throws Exception {
+        report(name, baseline, attack, usedAfterAttack, boundBytes, P99_FLOOR_MILLIS);
+    }
+
+    /**
+     * {@link #report(String, Baseline, List, long, long)} with another floor: only for a case whose healthy p99 is
+     * shown, by a control in the same run, not to hold at 100 ms for a reason of the server not yet bounded (its
+     * comment says which, security.adoc says it is open).
+     */
+    static void report(String name, Baseline baseline, List<Double> attack, long usedAfterAttack, long boundBytes,
+            double floorMillis) throws Exception {
         double base = p99(baseline.latencies());
         double under = p99(attack);
         long raw = usedAfterAttack - baseline.usedAfter();
@@ -263,8 +273,8 @@ public final class AbuseHarness {
         System.out.println("ABUSE-TABLE " + line);
         Path table = Path.of("target", "abuse-table.txt");
         Files.writeString(table, line + System.lineSeparator(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        assertThat(under).as("healthy p99 under attack, baseline p99 %.1f ms (floor %.0f ms)", base, P99_FLOOR_MILLIS)
-                .isLessThanOrEqualTo(3 * Math.max(base, P99_FLOOR_MILLIS));
+        assertThat(under).as("healthy p99 under attack, baseline p99 %.1f ms (floor %.0f ms)", base, floorMillis)
+                .isLessThanOrEqualTo(3 * Math.max(base, floorMillis));
         assertThat(growth).as("heap + direct memory growth of the attack (%d bytes before the control's %d), bound"
                 + " %d bytes + 10%%", raw, baseline.controlGrowth(), boundBytes)
                 .isLessThanOrEqualTo((long) (boundBytes * 1.1));
