@@ -39,12 +39,17 @@ final class Frames {
      * is the cable channel). A message without a position (none was stored) goes as in v1-json.
      */
     static String extendedBroadcast(String encodedIdentifier, CableMessage message) {
-        String frame = broadcast(encodedIdentifier, message);
+        return extendedBroadcast(encodedIdentifier, message, messageValue(message));
+    }
+
+    /** {@link #extendedBroadcast(String, CableMessage)} around {@code value}, the message's {@link #messageValue}. */
+    static String extendedBroadcast(String encodedIdentifier, CableMessage message, String value) {
         if (message.epoch() == null) {
-            return frame;
+            return message(encodedIdentifier, value);
         }
-        return frame.substring(0, frame.length() - 1) + ",\"stream_id\":" + Json.encode(message.channel())
-                + ",\"epoch\":" + Json.encode(message.epoch()) + ",\"offset\":" + message.position() + "}";
+        return "{\"identifier\":" + encodedIdentifier + ",\"message\":" + value + ",\"stream_id\":"
+                + Json.encode(message.channel()) + ",\"epoch\":" + Json.encode(message.epoch()) + ",\"offset\":"
+                + message.position() + "}";
     }
 
     static String ping(long epochSeconds) {
@@ -126,11 +131,19 @@ final class Frames {
      * any other text (a Turbo Stream's HTML) as a JSON string; a binary payload as a base64 JSON string.
      */
     static String broadcast(String encodedIdentifier, CableMessage message) {
+        return message(encodedIdentifier, messageValue(message));
+    }
+
+    /**
+     * The {@code message} value of a broadcast's frames, the same whatever the identifier: made once per broadcast and
+     * node ({@link IdentifierFrames}), since telling whether a payload is one JSON value reads all of it.
+     */
+    static String messageValue(CableMessage message) {
         if (message.binary()) {
-            return message(encodedIdentifier, Json.encode(Base64.getEncoder().encodeToString(message.payload())));
+            return Json.encode(Base64.getEncoder().encodeToString(message.payload()));
         }
         String text = message.text();
-        return message(encodedIdentifier, isJson(text) ? text : Json.encode(text));
+        return isJson(text) ? text : Json.encode(text);
     }
 
     static boolean isJson(String text) {
