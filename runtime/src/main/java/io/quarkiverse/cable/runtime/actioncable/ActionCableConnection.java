@@ -70,6 +70,8 @@ final class ActionCableConnection {
     private final RateBucket whisperRate;
     /** Guarded by itself: what this connection's presence info answers may cost the server (build and send). */
     private final RateBucket presenceInfoBudget;
+    /** Joins and leaves this connection asks for: presence.changes-per-second, bursts of five seconds' worth. */
+    private final RateBucket presenceChanges;
 
     /** The disconnect reason of credentials that expired (AnyCable's, which its clients act on). */
     static final String TOKEN_EXPIRED = "token_expired";
@@ -92,6 +94,7 @@ final class ActionCableConnection {
         // A second's worth at once, then that many bytes per second, charged as each answer's size is known.
         this.presenceInfoBudget = new RateBucket(server.presenceInfoBytesPerSecond(),
                 server.presenceInfoBytesPerSecond());
+        this.presenceChanges = new RateBucket(server.presenceChangesPerSecond(), 5L * server.presenceChangesPerSecond());
         // Not the rate-limited "invalid input" kind: a flood of bad frames elsewhere must not hide a server defect.
         this.runner = new SerialExecutor("cable-connection",
                 failure -> server.connectionFailure("Action Cable connection " + id + " failed", failure));
@@ -526,7 +529,7 @@ final class ActionCableConnection {
      */
     private void join(String identifier, Object presence) {
         ActionCableSubscription subscription = presenceSubscription("join", identifier);
-        if (subscription == null) {
+        if (subscription == null || !presenceChangeAdmitted("join", subscription)) {
             return;
         }
         ActionCableSubscription.PendingJoin join = presenceJoin(presence);
@@ -540,7 +543,7 @@ final class ActionCableConnection {
 
     private void leave(String identifier) {
         ActionCableSubscription subscription = presenceSubscription("leave", identifier);
-        if (subscription != null) {
+        if (subscription != null && presenceChangeAdmitted("leave", subscription)) {
             try {
                 subscription.leavePresence();
             } catch (io.quarkiverse.cable.CableException e) {
@@ -548,6 +551,26 @@ final class ActionCableConnection {
                 outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
             }
         }
+    }
+
+    /**
+     * Whether this connection may ask for one more join or leave now. Each is a transaction, a frame to every member
+     * and, with presence.in-stream, a message that takes a place in the channel's replay window: a client churning
+     * join/leave would push the room's messages out of it. The excess gets the presence error frame, nothing changed.
+     */
+    private boolean presenceChangeAdmitted(String command, ActionCableSubscription subscription) {
+        boolean admitted;
+        synchronized (presenceChanges) {
+            admitted = presenceChanges.take();
+        }
+        if (!admitted) {
+            server.refused(CableStats.Refusal.PRESENCE_RATE, "Action Cable connection " + id + " asked for presence joins"
+                    + " and leaves beyond " + server.presenceChangesPerSecond()
+                    + " per second (quarkus.cable.presence.changes-per-second); its " + command
+                    + " is answered with the error frame");
+            outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
+        }
+        return admitted;
     }
 
     /** AnyCable's {@code presence}: the set's total and records to this client only, or the error frame. */

@@ -96,6 +96,7 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
     private int whisperBurst;
     private long maxWhisperSize;
     private long presenceInfoBytesPerSecond;
+    private int presenceChangesPerSecond;
     private ConnectionOutbox.OutboxLimits outboxLimits;
     private SocketAccess sockets;
 
@@ -113,6 +114,7 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
         whisperBurst = limits.whisperBurst();
         maxWhisperSize = limits.maxWhisperSize().asLongValue();
         presenceInfoBytesPerSecond = config.presence().infoBytesPerSecond().asLongValue();
+        presenceChangesPerSecond = config.presence().changesPerSecond();
         identifier = new ConnectionIdentification(identification, config.actionCable().identificationTimeout());
         openBoundNanos = config.actionCable().identificationTimeout().toNanos();
         outboxLimits = ConnectionOutbox.OutboxLimits.of(config);
@@ -278,6 +280,10 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
 
     long presenceInfoBytesPerSecond() {
         return presenceInfoBytesPerSecond;
+    }
+
+    int presenceChangesPerSecond() {
+        return presenceChangesPerSecond;
     }
 
     /**
