@@ -28,9 +28,10 @@ import io.vertx.core.json.JsonObject;
 /**
  * Issue 45, Low list: with {@code presence.in-stream}, every join and leave is a message of the room's stream, so one
  * connection churning join/leave (within the command rate) used to push the room past {@code history.max-replay} in
- * about 15 s, its real messages out of the replay window. One connection asks for 400 changes in 4 s: at most
- * {@code presence.changes-per-second} (2) a second and a burst of five seconds' worth reach the stream; the rest are
- * answered with the presence error frame, counted as {@code presence_rate}.
+ * about 15 s, its real messages out of the replay window. One connection asks for 400 changes in 4 s on its
+ * subscription: at most {@code presence.changes-per-second} (2) a second and a burst of five seconds' worth reach the
+ * stream; the rest are answered with the presence error frame, counted as {@code presence_rate}. (A page joining many
+ * rooms at once is not refused: {@code AbuseTest}'s presence case joins 60 subscriptions of one connection.)
  */
 @QuarkusTest
 @DatabaseIndependent

@@ -70,8 +70,6 @@ final class ActionCableConnection {
     private final RateBucket whisperRate;
     /** Guarded by itself: what this connection's presence info answers may cost the server (build and send). */
     private final RateBucket presenceInfoBudget;
-    /** Joins and leaves this connection asks for: presence.changes-per-second, bursts of five seconds' worth. */
-    private final RateBucket presenceChanges;
 
     /** The disconnect reason of credentials that expired (AnyCable's, which its clients act on). */
     static final String TOKEN_EXPIRED = "token_expired";
@@ -94,7 +92,6 @@ final class ActionCableConnection {
         // A second's worth at once, then that many bytes per second, charged as each answer's size is known.
         this.presenceInfoBudget = new RateBucket(server.presenceInfoBytesPerSecond(),
                 server.presenceInfoBytesPerSecond());
-        this.presenceChanges = new RateBucket(server.presenceChangesPerSecond(), 5L * server.presenceChangesPerSecond());
         // Not the rate-limited "invalid input" kind: a flood of bad frames elsewhere must not hide a server defect.
         this.runner = new SerialExecutor("cable-connection",
                 failure -> server.connectionFailure("Action Cable connection " + id + " failed", failure));
@@ -554,23 +551,21 @@ final class ActionCableConnection {
     }
 
     /**
-     * Whether this connection may ask for one more join or leave now. Each is a transaction, a frame to every member
-     * and, with presence.in-stream, a message that takes a place in the channel's replay window: a client churning
-     * join/leave would push the room's messages out of it. The excess gets the presence error frame, nothing changed.
+     * Whether the client may ask for one more join or leave on {@code subscription} now. Each is a transaction, a frame
+     * to every member and, with presence.in-stream, a message that takes a place in the channel's replay window: a
+     * client churning join/leave would push the room's messages out of it. The excess gets the presence error frame,
+     * nothing changed.
      */
     private boolean presenceChangeAdmitted(String command, ActionCableSubscription subscription) {
-        boolean admitted;
-        synchronized (presenceChanges) {
-            admitted = presenceChanges.take();
+        if (subscription.admitPresenceChange()) {
+            return true;
         }
-        if (!admitted) {
-            server.refused(CableStats.Refusal.PRESENCE_RATE, "Action Cable connection " + id + " asked for presence joins"
-                    + " and leaves beyond " + server.presenceChangesPerSecond()
-                    + " per second (quarkus.cable.presence.changes-per-second); its " + command
-                    + " is answered with the error frame");
-            outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
-        }
-        return admitted;
+        server.refused(CableStats.Refusal.PRESENCE_RATE, "Action Cable connection " + id + " asked for presence joins"
+                + " and leaves on " + ActionCableCommand.clip(subscription.identifier()) + " beyond "
+                + server.presenceChangesPerSecond() + " per second (quarkus.cable.presence.changes-per-second); its "
+                + command + " is answered with the error frame");
+        outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
+        return false;
     }
 
     /** AnyCable's {@code presence}: the set's total and records to this client only, or the error frame. */

@@ -484,13 +484,14 @@ public interface CableRuntimeConfig {
         boolean inStream();
 
         /**
-         * The presence changes (joins and leaves) one Action Cable connection may ask for, per second on average, with
-         * bursts of five seconds' worth. Each change is a database transaction, a presence frame to every member and,
-         * with `in-stream`, a message of the channel's stream that takes a place in its replay window
-         * (`history.max-replay`): without a bound one connection's join/leave churn pushes a room's real messages out
-         * of it in seconds. The excess gets the presence `error` frame and changes nothing, counted as
-         * `cable.limits.refusals{reason="presence_rate"}`; the subscription stays. A client joins once per
-         * subscription and leaves once: far below it.
+         * The presence changes (joins and leaves) a client may ask for on one Action Cable subscription (one connection
+         * in one channel's presence set), per second on average, with bursts of five seconds' worth. Each change is a
+         * database transaction, a presence frame to every member and, with `in-stream`, a message of the channel's
+         * stream that takes a place in its replay window (`history.max-replay`): without a bound one connection's
+         * join/leave churn pushes a room's real messages out of it in seconds. The excess gets the presence `error`
+         * frame and changes nothing, counted as `cable.limits.refusals{reason="presence_rate"}`; the subscription
+         * stays. A client joins once per subscription and leaves once: far below it. Per subscription, so that a page
+         * joining many rooms at once is bounded by the command rate only.
          */
         @WithDefault("2")
         int changesPerSecond();

@@ -64,7 +64,7 @@ public final class CableStats implements TransportCounters {
          */
         PONG_RATE,
         /**
-         * Presence joins and leaves of one Action Cable connection faster than presence.changes-per-second: answered
+         * Presence joins and leaves on one Action Cable subscription faster than presence.changes-per-second: answered
          * with the presence error frame, nothing changed.
          */
         PRESENCE_RATE,

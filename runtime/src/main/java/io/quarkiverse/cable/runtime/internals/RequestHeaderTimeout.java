@@ -43,6 +43,8 @@ public class RequestHeaderTimeout implements HttpServerOptionsCustomizer {
     private static final int FIRST = Integer.MAX_VALUE;
 
     private long timeoutMillis;
+    /** The bound as the servers' idle handlers carry it (rounded to the servers' idle timeout unit): their marker. */
+    private volatile long headerIdleMillis;
     /** The server's own idle timeout (quarkus.http.idle-timeout), put back once the headers are read; 0 for none. */
     private volatile long serverIdleMillis = -1;
 
@@ -68,9 +70,11 @@ public class RequestHeaderTimeout implements HttpServerOptionsCustomizer {
                 || options.getWriteIdleTimeout() > 0) {
             return; // off, or the server's own timeouts are as short (or set in ways this would have to undo)
         }
-        serverIdleMillis = serverIdle;
         // At least one unit: 0 would turn the bound off.
-        options.setIdleTimeout((int) Math.max(1, unit.convert(timeoutMillis, TimeUnit.MILLISECONDS)));
+        long headerIdle = Math.max(1, unit.convert(timeoutMillis, TimeUnit.MILLISECONDS));
+        options.setIdleTimeout((int) headerIdle);
+        headerIdleMillis = unit.toMillis(headerIdle);
+        serverIdleMillis = serverIdle;
     }
 
     void register(@Observes Filters filters) {
@@ -85,7 +89,7 @@ public class RequestHeaderTimeout implements HttpServerOptionsCustomizer {
             ChannelPipeline pipeline = base.channel().pipeline();
             // Only the first request of a connection finds the header bound; later ones find the server's own.
             if (pipeline.get(IDLE_HANDLER) instanceof IdleStateHandler handler
-                    && handler.getAllIdleTimeInMillis() == timeoutMillis) {
+                    && handler.getAllIdleTimeInMillis() == headerIdleMillis) {
                 if (serverIdle > 0) {
                     pipeline.replace(handler, IDLE_HANDLER, new IdleStateHandler(0, 0, serverIdle,
                             TimeUnit.MILLISECONDS));
