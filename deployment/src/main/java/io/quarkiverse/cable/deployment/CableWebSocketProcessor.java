@@ -21,10 +21,11 @@ import org.jboss.jandex.MethodParameterInfo;
 
 import io.quarkiverse.cable.CableStreams;
 import io.quarkiverse.cable.StreamFrom;
-import io.quarkiverse.cable.runtime.PingLimit;
+import io.quarkiverse.cable.runtime.ControlFrameLimit;
 import io.quarkiverse.cable.runtime.frontend.RequestOrigins;
 import io.quarkiverse.cable.runtime.frontend.StreamAuthorizer;
 import io.quarkiverse.cable.runtime.internals.Liveness;
+import io.quarkiverse.cable.runtime.internals.RequestHeaderTimeout;
 import io.quarkiverse.cable.runtime.internals.SocketAccess;
 import io.quarkiverse.cable.runtime.internals.UpgradedConnections;
 import io.quarkiverse.cable.runtime.websocket.CableOriginUpgradeCheck;
@@ -97,7 +98,7 @@ class CableWebSocketProcessor {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(UpgradedConnections.class, WebSocketStreams.class, CableOriginUpgradeCheck.class,
                         StreamAuthorizationUpgradeCheck.class, RequestOrigins.class, StreamAuthorizer.class,
-                        Liveness.class, PingLimit.class)
+                        Liveness.class, ControlFrameLimit.class, RequestHeaderTimeout.class)
                 .setUnremovable().build();
     }
 

@@ -39,6 +39,8 @@ public class FrameAbuseTest {
     /** Pings each attacker sends at most (6 bytes each): before the bound, a pong queued for each. */
     private static final int PINGS = 300_000;
     private static final int PINGS_PER_WRITE = 1000;
+    /** Pongs each pong attacker sends at most (6 bytes each), stopping when it is closed. */
+    private static final int PONGS = 2_000_000;
     private static AbuseHarness.CableLog log;
     /** The attackers' own threads: each blocks on its socket, which the common pool (one thread on 2 cores) cannot. */
     private static final java.util.concurrent.ExecutorService ATTACKERS = java.util.concurrent.Executors
@@ -118,6 +120,88 @@ public class FrameAbuseTest {
                     attack, used, paths.length * AbuseTest.PER_ATTACKER);
         } finally {
             harness.close();
+        }
+    }
+
+    /**
+     * Issue 45, left from item 4: unsolicited pongs as fast as the attacker can send them, on the Action Cable
+     * endpoint and on a {@code @StreamFrom} endpoint whose channel is quiet. A pong makes the server write nothing, but
+     * each one is decoded, handed to Vert.x and WebSockets Next (the cable's pong deadline, an endpoint's
+     * {@code @OnPongMessage}) on the connection's event loop, which it shares with other clients. Each attacker is
+     * closed with 1008 within its first second of pongs, counted as {@code pong_rate}; a client answering the
+     * server's pings, and one sending a few unsolicited pongs a second as a heartbeat, stays.
+     */
+    @Test
+    void pongFloodIsClosed() throws Exception {
+        String[] paths = { "/cable?user=ponger0", "/cable?user=ponger1", "/rooms/quiet-" + System.nanoTime() };
+        String[] protocols = { AbuseTest.V1, AbuseTest.V1, null };
+        AbuseHarness harness = AbuseHarness.start(cable, base);
+        try {
+            AbuseHarness.Baseline baseline = harness.baseline();
+            long refusedBefore = engine.stats().refusals(CableStats.Refusal.PONG_RATE);
+            java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory
+                    .getOperatingSystemMXBean();
+            long cpuBefore = ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime();
+            long started = System.nanoTime();
+            List<RawWsClient> attackers = new ArrayList<>();
+            List<CompletableFuture<RawWsClient.Closed>> closes = new ArrayList<>();
+            List<CompletableFuture<Integer>> floods = new ArrayList<>();
+            for (int i = 0; i < paths.length; i++) {
+                RawWsClient attacker = RawWsClient.connect(base, paths[i], protocols[i], 65536);
+                attackers.add(attacker);
+                CompletableFuture<RawWsClient.Closed> closed = closeOf(attacker);
+                closes.add(closed);
+                floods.add(CompletableFuture.supplyAsync(() -> pongFlood(attacker, closed), ATTACKERS));
+            }
+            List<Double> attack = harness.rounds(AbuseHarness.ATTACK_ROUNDS);
+            int sent = 0;
+            for (CompletableFuture<Integer> flood : floods) {
+                sent += flood.get(180, TimeUnit.SECONDS);
+            }
+            long cpuMillis = (((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() - cpuBefore)
+                    / 1_000_000;
+            long used = AbuseHarness.usedMemory();
+            // Printed before the assertions, so a run without the bound shows what the flood cost too.
+            System.out.printf("ABUSE-PONGS %d pongs from %d attackers in %d ms, process CPU %d ms, healthy p99 %.1f ms"
+                    + " (baseline %.1f ms), raw memory growth %.2f MiB%n", sent, paths.length,
+                    (System.nanoTime() - started) / 1_000_000, cpuMillis, AbuseHarness.p99(attack),
+                    AbuseHarness.p99(baseline.latencies()), (used - baseline.usedAfter()) / 1048576.0);
+            for (int i = 0; i < paths.length; i++) {
+                RawWsClient.Closed end = closes.get(i).get(120, TimeUnit.SECONDS);
+                assertThat(end.code()).as(paths[i] + ": " + end.reason()).isIn(1008, 1006);
+                attackers.get(i).close();
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(
+                    () -> engine.stats().refusals(CableStats.Refusal.PONG_RATE) - refusedBefore >= paths.length);
+            assertThat(engine.stats().refusals(CableStats.Refusal.PONG_RATE) - refusedBefore).isEqualTo(paths.length);
+            harness.assertHealthyReceivedEverything();
+            AbuseHarness.report("unsolicited pong flood (3: 2 Action Cable, @StreamFrom)", baseline, attack, used,
+                    paths.length * AbuseTest.PER_ATTACKER, P99_FLOOR_MILLIS);
+        } finally {
+            harness.close();
+        }
+    }
+
+    /**
+     * The other side of the pong bound: a client that sends a few unsolicited pongs every second (a heartbeat, as RFC
+     * 6455 allows) and one that pings now and then, each for three seconds, are served as before.
+     */
+    @Test
+    void heartbeatPongsAndPingsPass() throws Exception {
+        for (boolean pongs : new boolean[] { true, false }) {
+            try (RawWsClient client = RawWsClient.connect(base, "/cable?user=heartbeat", AbuseTest.V1, 65536)) {
+                client.readTexts(1, Duration.ofSeconds(60)); // the welcome
+                for (int second = 0; second < 3; second++) {
+                    if (pongs) {
+                        client.sendPongs(5);
+                    } else {
+                        client.sendPings(5);
+                    }
+                    Thread.sleep(1100);
+                }
+                client.sendText("{\"command\":\"subscribe\",\"identifier\":\"{\\\"channel\\\":\\\"Nope\\\"}\"}");
+                assertThat(client.readTexts(1, Duration.ofSeconds(60)).get(0)).contains("reject_subscription");
+            }
         }
     }
 
@@ -348,6 +432,23 @@ public class FrameAbuseTest {
                 throw new java.io.UncheckedIOException(e);
             }
         }, ATTACKERS);
+    }
+
+    /**
+     * Sends pongs until the server closes the connection, for at most {@link #PONGS}; returns how many went. Reads
+     * nothing itself ({@code closed} does).
+     */
+    private static int pongFlood(RawWsClient attacker, CompletableFuture<RawWsClient.Closed> closed) {
+        int sent = 0;
+        try {
+            while (sent < PONGS && !closed.isDone()) {
+                attacker.sendPongs(PINGS_PER_WRITE);
+                sent += PINGS_PER_WRITE;
+            }
+        } catch (IOException reset) {
+            // the server ended the connection while the attacker still sent: the point
+        }
+        return sent;
     }
 
     /** Sends pings until {@link #PINGS} or until the server ends the connection; returns how many went. */

@@ -104,9 +104,21 @@ public final class RawWsClient implements AutoCloseable {
      * reads them as fast as it can.
      */
     void sendPings(int count) throws IOException {
+        sendEmptyControlFrames(0x89, count); // FIN, ping
+    }
+
+    /**
+     * {@code count} masked pong frames with empty payloads in one write: unsolicited (RFC 6455 allows them as a
+     * one-way heartbeat), as a flood script sends them.
+     */
+    void sendPongs(int count) throws IOException {
+        sendEmptyControlFrames(0x8A, count); // FIN, pong
+    }
+
+    private void sendEmptyControlFrames(int head, int count) throws IOException {
         byte[] frames = new byte[count * 6];
         for (int i = 0; i < count; i++) {
-            frames[i * 6] = (byte) 0x89; // FIN, ping
+            frames[i * 6] = (byte) head;
             frames[i * 6 + 1] = (byte) 0x80; // masked, empty: the 4 mask bytes follow (zeros)
         }
         out.write(frames);

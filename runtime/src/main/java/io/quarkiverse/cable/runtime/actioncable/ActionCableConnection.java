@@ -526,7 +526,7 @@ final class ActionCableConnection {
      */
     private void join(String identifier, Object presence) {
         ActionCableSubscription subscription = presenceSubscription("join", identifier);
-        if (subscription == null) {
+        if (subscription == null || !presenceChangeAdmitted("join", subscription)) {
             return;
         }
         ActionCableSubscription.PendingJoin join = presenceJoin(presence);
@@ -540,7 +540,7 @@ final class ActionCableConnection {
 
     private void leave(String identifier) {
         ActionCableSubscription subscription = presenceSubscription("leave", identifier);
-        if (subscription != null) {
+        if (subscription != null && presenceChangeAdmitted("leave", subscription)) {
             try {
                 subscription.leavePresence();
             } catch (io.quarkiverse.cable.CableException e) {
@@ -548,6 +548,24 @@ final class ActionCableConnection {
                 outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
             }
         }
+    }
+
+    /**
+     * Whether the client may ask for one more join or leave on {@code subscription} now. Each is a transaction, a frame
+     * to every member and, with presence.in-stream, a message that takes a place in the channel's replay window: a
+     * client churning join/leave would push the room's messages out of it. The excess gets the presence error frame,
+     * nothing changed.
+     */
+    private boolean presenceChangeAdmitted(String command, ActionCableSubscription subscription) {
+        if (subscription.admitPresenceChange()) {
+            return true;
+        }
+        server.refused(CableStats.Refusal.PRESENCE_RATE, "Action Cable connection " + id + " asked for presence joins"
+                + " and leaves on " + ActionCableCommand.clip(subscription.identifier()) + " beyond "
+                + server.presenceChangesPerSecond() + " per second (quarkus.cable.presence.changes-per-second); its "
+                + command + " is answered with the error frame");
+        outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
+        return false;
     }
 
     /** AnyCable's {@code presence}: the set's total and records to this client only, or the error frame. */

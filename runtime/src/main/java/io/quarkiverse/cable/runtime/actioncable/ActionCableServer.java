@@ -99,6 +99,7 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
     private int whisperBurst;
     private long maxWhisperSize;
     private long presenceInfoBytesPerSecond;
+    private int presenceChangesPerSecond;
     private ConnectionOutbox.OutboxLimits outboxLimits;
     private SocketAccess sockets;
 
@@ -116,6 +117,7 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
         whisperBurst = limits.whisperBurst();
         maxWhisperSize = limits.maxWhisperSize().asLongValue();
         presenceInfoBytesPerSecond = config.presence().infoBytesPerSecond().asLongValue();
+        presenceChangesPerSecond = config.presence().changesPerSecond();
         identifier = new ConnectionIdentification(identification, actionCable.identificationTimeout());
         openBoundNanos = actionCable.identificationTimeout().toNanos();
         outboxLimits = ConnectionOutbox.OutboxLimits.of(config);
@@ -281,6 +283,10 @@ public class ActionCableServer implements CableConnections, LocalSessions, Actio
 
     long presenceInfoBytesPerSecond() {
         return presenceInfoBytesPerSecond;
+    }
+
+    int presenceChangesPerSecond() {
+        return presenceChangesPerSecond;
     }
 
     /**

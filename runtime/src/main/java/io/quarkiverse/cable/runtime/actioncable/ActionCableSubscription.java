@@ -56,6 +56,13 @@ class ActionCableSubscription implements ChannelSubscription {
     private volatile PendingJoin pendingJoin;
     /** Set by the channel ({@link #allowClientChosenPresenceIds}): the client's presence ids are not checked. */
     private volatile boolean clientChosenIds;
+    /**
+     * The joins and leaves the client may ask for on this subscription: presence.changes-per-second, bursts of five
+     * seconds' worth. Per subscription, as the harm is per presence set (with presence.in-stream each change is a
+     * message of the channel's stream, taking a place in its replay window); a page joining many rooms at once is
+     * bounded by the command rate instead.
+     */
+    private final RateBucket presenceChanges;
     private final PresenceEvents.Listener presenceListener = event -> deliver(
             Frames.presence(encodedIdentifier(), event.eventJson()));
     private final Object gate = new Object();
@@ -103,6 +110,7 @@ class ActionCableSubscription implements ChannelSubscription {
         });
         this.connection = connection;
         this.server = server;
+        this.presenceChanges = new RateBucket(server.presenceChangesPerSecond(), 5L * server.presenceChangesPerSecond());
         this.outbox = connection.outbox;
         this.identifier = identifier;
         this.encodedIdentifier = Json.encode(identifier);
@@ -365,6 +373,13 @@ class ActionCableSubscription implements ChannelSubscription {
             }
         }
         return join(presenceId, infoJson);
+    }
+
+    /** Whether the client may ask for one more join or leave on this subscription now; takes its token if so. */
+    boolean admitPresenceChange() {
+        synchronized (presenceChanges) {
+            return presenceChanges.take();
+        }
     }
 
     /**

@@ -37,7 +37,7 @@ public class CommandFrameLimits {
         connections.get().addListener(new ConnectionManager.ConnectionListener() {
             @Override
             public void connectionAdded(String endpoint, WebSocketConnection connection) {
-                // Synchronously while WebSockets Next adds the connection, on its event loop, as PingLimit does.
+                // Synchronously while WebSockets Next adds the connection, on its event loop, as ControlFrameLimit does.
                 if (ActionCableEndpoint.ENDPOINT_ID.equals(connection.endpointId())) {
                     String id = connection.id();
                     TextProtocolFrames.guard(connection, maxCommandSize, (code, why) -> server.framesRefused(id, code,

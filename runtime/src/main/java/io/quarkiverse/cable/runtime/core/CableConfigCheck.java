@@ -63,6 +63,17 @@ public final class CableConfigCheck {
                             + "): a client gets at least one ping to answer");
         }
         atLeastOne("quarkus.cable.websocket.max-pings-per-second", config.websocket().maxPingsPerSecond());
+        // Every conforming client answers each of the cable's pings: twice that rate leaves room for its own.
+        if ((long) config.websocket().maxPongsPerSecond() * config.websocket().pingInterval().toMillis() < 2000) {
+            throw invalid("quarkus.cable.websocket.max-pongs-per-second", config.websocket().maxPongsPerSecond(),
+                    "must be at least twice the pings the cable sends per second (quarkus.cable.websocket.ping-interval "
+                            + config.websocket().pingInterval() + "): every client answers each of them");
+        }
+        if (config.websocket().upgradeTimeout().isNegative()) {
+            throw invalid("quarkus.cable.websocket.upgrade-timeout", config.websocket().upgradeTimeout(),
+                    "must not be negative (0 turns it off)");
+        }
+        atLeastOne("quarkus.cable.presence.changes-per-second", config.presence().changesPerSecond());
         atLeastOne("quarkus.cable.history.max-concurrent-replays", config.history().maxConcurrentReplays());
         atLeastOne("quarkus.cable.history.max-queued-replays", config.history().maxQueuedReplays());
         positive("quarkus.cable.history.queue-timeout", config.history().queueTimeout());

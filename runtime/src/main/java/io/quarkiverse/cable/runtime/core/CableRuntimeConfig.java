@@ -337,6 +337,32 @@ public interface CableRuntimeConfig {
         int maxPingsPerSecond();
 
         /**
+         * The most RFC 6455 pong frames a client may send on one WebSocket connection of the cable (the same endpoints
+         * as `max-pings-per-second`) in one second. A pong makes the server write nothing, but each one is decoded and
+         * handed to Vert.x and WebSockets Next on the connection's event loop, which other clients share: a client
+         * sending pongs as fast as it can costs the node CPU for nothing. Counted apart from pings, so a client that
+         * pings at its bound while answering the cable's pings (one pong per `ping-interval`) is never near either.
+         * Past it the connection is closed with 1008 and the reason `cable: too many pongs`, its TCP connection at
+         * once, counted as `cable.limits.refusals{reason="pong_rate"}`. Browsers send a pong only in answer to a ping.
+         */
+        @WithDefault("10")
+        int maxPongsPerSecond();
+
+        /**
+         * How long a TCP connection to the HTTP server may stay silent before its first request's headers are read (a
+         * WebSocket upgrade, or any request of the application), including a connection that sends nothing at all.
+         * Without it, a client that opens connections and sends part of a request holds each for
+         * `quarkus.http.idle-timeout` (30 minutes by default). It bounds the header phase only: once a request's
+         * headers are read, the connection has the server's idle timeout again, so an idle WebSocket and a slow
+         * request body are left alone. Silence, not the whole phase: a client trickling its headers within this stays
+         * bound by the server's header size limit. Applies to the main HTTP and HTTPS servers (not the management
+         * interface); over TLS the handshake has Vert.x's own bound first (10 s). `0` turns it off, as does a
+         * `quarkus.http.idle-timeout` as short.
+         */
+        @WithDefault("10s")
+        Duration upgradeTimeout();
+
+        /**
          * Whether `@StreamFrom` streams write each broadcast as one shared UTF-8 buffer, encoded once for all the
          * connections that receive it, instead of WebSockets Next's `sendText`, which converts and copies the text
          * once per connection. The shared frames go to the socket under WebSockets Next, past its traffic logger and
@@ -407,6 +433,19 @@ public interface CableRuntimeConfig {
          */
         @WithDefault("false")
         boolean inStream();
+
+        /**
+         * The presence changes (joins and leaves) a client may ask for on one Action Cable subscription (one connection
+         * in one channel's presence set), per second on average, with bursts of five seconds' worth. Each change is a
+         * database transaction, a presence frame to every member and, with `in-stream`, a message of the channel's
+         * stream that takes a place in its replay window (`history.max-replay`): without a bound one connection's
+         * join/leave churn pushes a room's real messages out of it in seconds. The excess gets the presence `error`
+         * frame and changes nothing, counted as `cable.limits.refusals{reason="presence_rate"}`; the subscription
+         * stays. A client joins once per subscription and leaves once: far below it. Per subscription, so that a page
+         * joining many rooms at once is bounded by the command rate only.
+         */
+        @WithDefault("2")
+        int changesPerSecond();
 
         /**
          * The most presence changes (joins, leaves, info updates) of one presence id that may wait for the database

@@ -59,6 +59,16 @@ public final class CableStats implements TransportCounters {
          */
         PING_RATE,
         /**
+         * WebSocket pongs faster than websocket.max-pongs-per-second: each costs the event loop its decoding and
+         * dispatch for nothing, so the connection is closed (1008) and its socket released.
+         */
+        PONG_RATE,
+        /**
+         * Presence joins and leaves on one Action Cable subscription faster than presence.changes-per-second: answered
+         * with the presence error frame, nothing changed.
+         */
+        PRESENCE_RATE,
+        /**
          * An HTTP publish request from an address that presented http-broadcast.max-wrong-secrets wrong secrets in its
          * http-broadcast.wrong-secret-window: answered 429 without its secret being compared.
          */

@@ -70,7 +70,7 @@ public final class TextProtocolFrames extends ChannelDuplexHandler {
 
     /**
      * Checks {@code connection}'s frames from now on, in the Netty pipeline of the HTTP connection the socket was
-     * upgraded from ({@link UpgradedConnections}), as {@link PingFlood} does; a connection of another kind is left
+     * upgraded from ({@link UpgradedConnections}), as {@link ControlFrameFlood} does; a connection of another kind is left
      * alone.
      */
     public static void guard(WebSocketConnection connection, long maxMessageBytes, Refusal refusal) {

@@ -42,6 +42,10 @@ class CableConfigValidationTest {
         refused("quarkus.cable.limits.max-whisper-size", "0", "must be at least 1 byte, was 0 bytes");
         refused("quarkus.cable.websocket.max-pending-frames", "0", "must be at least 1, was 0");
         refused("quarkus.cable.websocket.stall-timeout", "0s", "must be a positive duration, was PT0S");
+        refused("quarkus.cable.websocket.max-pongs-per-second", "0", "must be at least twice the pings the cable"
+                + " sends per second (quarkus.cable.websocket.ping-interval PT5S): every client answers each of them, was 0");
+        refused("quarkus.cable.websocket.upgrade-timeout", "-1s", "must not be negative (0 turns it off), was PT-1S");
+        refused("quarkus.cable.presence.changes-per-second", "0", "must be at least 1, was 0");
         refused("quarkus.cable.history.window", "0s", "must be a positive duration, was PT0S");
         refused("quarkus.cable.history.max-replay", "-1", "must not be negative, was -1");
         refused("quarkus.cable.history.memory-size", "-1", "must not be negative, was -1");

@@ -10,7 +10,7 @@ import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
-import io.quarkiverse.cable.runtime.internals.PingFlood;
+import io.quarkiverse.cable.runtime.internals.ControlFrameFlood;
 import io.quarkiverse.cable.runtime.websocket.StreamingEndpoints;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.websockets.next.WebSocketConnection;
@@ -18,16 +18,18 @@ import io.quarkus.websockets.next.runtime.ConnectionManager;
 
 /**
  * Bounds the pongs a client can make a WebSocket connection of the cable queue
- * ({@code quarkus.cable.websocket.max-pings-per-second}, {@link PingFlood}): every connection of the Action Cable
+ * ({@code quarkus.cable.websocket.max-pings-per-second}) and the pongs it can make the event loop dispatch
+ * ({@code quarkus.cable.websocket.max-pongs-per-second}), with {@link ControlFrameFlood}: every connection of the Action Cable
  * endpoint and of the streaming endpoints ({@code @StreamFrom}, {@code CableStreams}), from the moment WebSockets Next
- * adds it, before any of its frames is read. Pings within the bound go on to Vert.x (its pong) and to an endpoint's
- * own {@code @OnPingMessage}. A connection past the bound is closed with 1008 {@code cable: too many pings}, counted
- * as {@code cable.limits.refusals{reason="ping_rate"}}.
+ * adds it, before any of its frames is read. Pings and pongs within the bounds go on to Vert.x (its pong) and to an
+ * endpoint's own {@code @OnPingMessage} or {@code @OnPongMessage}. A connection past a bound is closed with 1008
+ * {@code cable: too many pings} or {@code cable: too many pongs}, counted as
+ * {@code cable.limits.refusals{reason="ping_rate"}} or {@code {reason="pong_rate"}}.
  * <p>
- * Here, in the assembly, because it names the front ends' endpoints; the counter itself ({@link PingFlood}) is theirs.
+ * Here, in the assembly, because it names the front ends' endpoints; the counter itself ({@link ControlFrameFlood}) is theirs.
  */
 @Singleton
-public class PingLimit {
+public class ControlFrameLimit {
 
     @Inject
     @Internal
@@ -39,11 +41,13 @@ public class PingLimit {
     @Inject
     Instance<StreamingEndpoints> endpoints;
 
-    private int maxPerSecond;
+    private int maxPings;
+    private int maxPongs;
 
     @Inject
     void configure(CableRuntimeConfig config) {
-        maxPerSecond = config.websocket().maxPingsPerSecond();
+        maxPings = config.websocket().maxPingsPerSecond();
+        maxPongs = config.websocket().maxPongsPerSecond();
     }
 
     void start(@Observes StartupEvent startup) {
@@ -57,7 +61,8 @@ public class PingLimit {
                 // after the handshake is read.
                 if (ActionCableEndpoint.ENDPOINT_ID.equals(connection.endpointId()) || (endpoints.isResolvable()
                         && endpoints.get().contains(connection.endpointId()))) {
-                    PingFlood.guard(connection, maxPerSecond, () -> flooded(connection));
+                    ControlFrameFlood.guard(connection, maxPings, maxPongs, () -> pingsFlooded(connection),
+                            () -> pongsFlooded(connection));
                 }
             }
 
@@ -68,9 +73,15 @@ public class PingLimit {
         });
     }
 
-    private void flooded(WebSocketConnection connection) {
+    private void pingsFlooded(WebSocketConnection connection) {
         engine.refused(CableStats.Refusal.PING_RATE, "WebSocket connection "
-                + connection.id() + " sent more pings than quarkus.cable.websocket.max-pings-per-second (" + maxPerSecond
+                + connection.id() + " sent more pings than quarkus.cable.websocket.max-pings-per-second (" + maxPings
                 + ", in one second or while its writes were backed up); closing it with 1008");
+    }
+
+    private void pongsFlooded(WebSocketConnection connection) {
+        engine.refused(CableStats.Refusal.PONG_RATE, "WebSocket connection " + connection.id()
+                + " sent more pongs in one second than quarkus.cable.websocket.max-pongs-per-second (" + maxPongs
+                + "); closing it with 1008");
     }
 }
