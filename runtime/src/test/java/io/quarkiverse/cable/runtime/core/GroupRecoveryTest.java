@@ -92,10 +92,12 @@ class GroupRecoveryTest {
         transport.live(message("a", 9));
 
         // Each stream's held messages follow in its order; across streams only the replay is sorted (the guarantee is
-        // per channel: a stream's held messages are released when it goes live, one stream after the other).
+        // per channel: a stream's held messages are released when it goes live, one stream after the other, after the
+        // answer, so a live message may still be held by its stream when it arrives).
+        awaitWire(10);
         assertThat(wire.subList(0, 7)).containsExactly("r1", "r2", "r3", "r4", "r5", "r6", "confirm");
-        assertThat(wire.subList(7, 9)).containsExactlyInAnyOrder("l7", "l8");
-        assertThat(wire).hasSize(10).endsWith("l9");
+        assertThat(wire.subList(7, 10)).containsExactlyInAnyOrder("l7", "l8", "l9");
+        assertThat(wire.indexOf("l8")).as("stream a in its order").isLessThan(wire.indexOf("l9"));
         assertThat(engine.replaysInFlight()).isZero();
         assertThat(engine.replayBytesInFlight()).isZero();
     }
@@ -112,6 +114,7 @@ class GroupRecoveryTest {
 
         transport.history("b").complete(replay("b", 2));
         answered.get(60, TimeUnit.SECONDS);
+        awaitWire(3);
         assertThat(wire).containsExactly("r1", "r2", "confirm");
     }
 
@@ -129,6 +132,7 @@ class GroupRecoveryTest {
         answered.get(60, TimeUnit.SECONDS);
         transport.live(message("b", 6));
 
+        awaitWire(3);
         assertThat(wire).as("no replay of the stream whose history is there either")
                 .containsExactly("reject:trimmed", "l5", "l6");
         assertThat(engine.replaysInFlight()).isZero();
@@ -167,6 +171,7 @@ class GroupRecoveryTest {
         answered.get(60, TimeUnit.SECONDS);
 
         assertThat(failure(a)).isInstanceOf(CableException.SlowConsumer.class);
+        awaitWire(2);
         assertThat(wire).as("the slow stream's held messages are dropped, the other's delivered")
                 .containsExactly("reject:busy", "l" + (HOLD + 2));
         assertThat(engine.stats().replaysOverBudget()).isZero();
@@ -193,6 +198,18 @@ class GroupRecoveryTest {
                 group.member());
         streams.add(subscription);
         return subscription;
+    }
+
+    /**
+     * Waits (bounded) for {@code size} entries on the wire: the group answers, then takes its streams live, whose held
+     * messages follow the answer on the group's thread, not the test's.
+     */
+    private void awaitWire(int size) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (wire.size() < size && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+        assertThat(wire).as("the wire after the answer").hasSizeGreaterThanOrEqualTo(size);
     }
 
     private void assertNotAnsweredWithin() throws InterruptedException {
