@@ -30,6 +30,9 @@ import java.util.logging.Logger;
 
 import org.awaitility.Awaitility;
 import org.jboss.logmanager.ExtLogRecord;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import com.sun.management.GcInfo;
 
@@ -339,15 +342,24 @@ public final class AbuseHarness {
         }
     }
 
-    /** Log records of the cable, for the log-hygiene case and the no-OutOfMemoryError check. */
-    static final class CableLog extends Handler implements AutoCloseable {
+    /**
+     * Log records of the cable, for the log-hygiene case and the no-OutOfMemoryError check: registered on a test class
+     * ({@code @RegisterExtension static final}), it listens from before the class's first test and, after its last,
+     * checks that no {@code OutOfMemoryError} was logged and stops listening.
+     */
+    static final class CableLog extends Handler implements BeforeAllCallback, AfterAllCallback {
         private static final Logger LOGGER = Logger.getLogger("io.quarkiverse.cable");
         final List<LogRecord> records = new CopyOnWriteArrayList<>();
 
-        static CableLog attach() {
-            CableLog log = new CableLog();
-            LOGGER.addHandler(log);
-            return log;
+        @Override
+        public void beforeAll(ExtensionContext context) {
+            LOGGER.addHandler(this);
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) {
+            LOGGER.removeHandler(this);
+            assertThat(sawOutOfMemory()).as("an OutOfMemoryError was logged").isFalse();
         }
 
         static String text(LogRecord record) {
@@ -370,7 +382,6 @@ public final class AbuseHarness {
 
         @Override
         public void close() {
-            LOGGER.removeHandler(this);
         }
     }
 }

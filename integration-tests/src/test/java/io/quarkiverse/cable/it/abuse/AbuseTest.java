@@ -15,9 +15,8 @@ import java.util.logging.LogRecord;
 import jakarta.inject.Inject;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.it.DatabaseIndependent;
@@ -82,7 +81,8 @@ public class AbuseTest {
     static final String V1 = "actioncable-v1-json";
     private static final String EXT = "actioncable-v1-ext-json";
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(60);
-    private static AbuseHarness.CableLog log;
+    @RegisterExtension
+    static final AbuseHarness.CableLog log = new AbuseHarness.CableLog();
 
     @TestHTTPResource("/")
     URI base;
@@ -93,17 +93,6 @@ public class AbuseTest {
     @Inject
     @Internal
     CableEngine engine;
-
-    @BeforeAll
-    static void attachLog() {
-        log = AbuseHarness.CableLog.attach();
-    }
-
-    @AfterAll
-    static void detachLog() {
-        assertThat(log.sawOutOfMemory()).as("an OutOfMemoryError was logged").isFalse();
-        log.close();
-    }
 
     /**
      * Item 1: attackers subscribed to a room that is flooded with 64 KB broadcasts, each with its own long identifier

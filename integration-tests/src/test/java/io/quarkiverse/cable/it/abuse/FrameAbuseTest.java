@@ -13,9 +13,8 @@ import java.util.concurrent.TimeUnit;
 import jakarta.inject.Inject;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.it.DatabaseIndependent;
@@ -41,7 +40,8 @@ public class FrameAbuseTest {
     private static final int PINGS_PER_WRITE = 1000;
     /** Pongs each pong attacker sends at most (6 bytes each), stopping when it is closed. */
     private static final int PONGS = 2_000_000;
-    private static AbuseHarness.CableLog log;
+    @RegisterExtension
+    static final AbuseHarness.CableLog log = new AbuseHarness.CableLog();
     /** The attackers' own threads: each blocks on its socket, which the common pool (one thread on 2 cores) cannot. */
     private static final java.util.concurrent.ExecutorService ATTACKERS = java.util.concurrent.Executors
             .newCachedThreadPool(task -> {
@@ -59,17 +59,6 @@ public class FrameAbuseTest {
     @Inject
     @Internal
     CableEngine engine;
-
-    @BeforeAll
-    static void attachLog() {
-        log = AbuseHarness.CableLog.attach();
-    }
-
-    @AfterAll
-    static void detachLog() {
-        assertThat(log.sawOutOfMemory()).as("an OutOfMemoryError was logged").isFalse();
-        log.close();
-    }
 
     /**
      * Item 4: attackers that ping as fast as they can and never read, on the Action Cable endpoint, on a

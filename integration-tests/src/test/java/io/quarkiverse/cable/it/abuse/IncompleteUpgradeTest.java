@@ -15,9 +15,8 @@ import java.util.List;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.it.DatabaseIndependent;
@@ -45,24 +44,14 @@ public class IncompleteUpgradeTest {
     private static final Duration MARGIN = Duration.ofSeconds(15);
     /** What an open TCP connection with part of a request may hold: 13.1 KiB each measured by issue 45, rounded up. */
     private static final long PER_CONNECTION = 16 * 1024;
-    private static AbuseHarness.CableLog log;
+    @RegisterExtension
+    static final AbuseHarness.CableLog log = new AbuseHarness.CableLog();
 
     @TestHTTPResource("/")
     URI base;
 
     @Inject
     Cable cable;
-
-    @BeforeAll
-    static void attachLog() {
-        log = AbuseHarness.CableLog.attach();
-    }
-
-    @AfterAll
-    static void detachLog() {
-        assertThat(log.sawOutOfMemory()).as("an OutOfMemoryError was logged").isFalse();
-        log.close();
-    }
 
     @Test
     void incompleteRequestsAreClosedWithinTheBound() throws Exception {
