@@ -18,7 +18,7 @@ fi
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 cd "$(dirname "$0")/.."
 bash integration-tests/src/test/scripts/fault-postgres.sh setup
-./mvnw -B install -Pdb-postgresql -pl runtime,deployment,integration-tests \
+./mvnw -B install -Pdb-postgresql -pl integration-tests -am \
   -Dtest=NoUnitTests -Dsurefire.failIfNoSpecifiedTests=false \
   -Dit.test=SoakIT -Dsoak.minutes="$MINUTES" -Dsoak.seed="$SEED" \
   -Dfailsafe.timeout=$(( (MINUTES + 10) * 60 )) 2>&1 | tee target-soak.log | grep -E 'SoakIT|^  c[0-9]|Tests run|BUILD|ERROR'
