@@ -63,7 +63,7 @@ test("the Dev UI shows a connection, a presence member and a broadcast", { timeo
     const devUi = await browser.newPage();
     devUi.on("pageerror", (error) => console.log("[dev ui page error]", error.message));
     // Not waiting for "load": the Dev UI keeps loading modules; the cable's element below is what counts.
-    await devUi.goto(`${BASE}/q/dev-ui/quarkus-cable/cable`, { waitUntil: "domcontentloaded" });
+    await devUi.goto(`${BASE}/q/dev-ui/quarkus-cable-core/cable`, { waitUntil: "domcontentloaded" });
     const dashboard = devUi.locator("qwc-cable-dashboard");
     await dashboard.waitFor({ timeout: NAVIGATION_TIMEOUT });
 

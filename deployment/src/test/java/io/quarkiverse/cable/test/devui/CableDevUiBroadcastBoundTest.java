@@ -33,7 +33,7 @@ class CableDevUiBroadcastBoundTest extends DevUIJsonRPCTest {
                     """), "application.properties"));
 
     CableDevUiBroadcastBoundTest() {
-        super("quarkus-cable");
+        super("quarkus-cable-core");
     }
 
     @Test

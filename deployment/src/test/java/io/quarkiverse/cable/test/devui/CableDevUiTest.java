@@ -34,7 +34,7 @@ class CableDevUiTest extends DevUIJsonRPCTest {
                             "application.properties"));
 
     CableDevUiTest() {
-        super("quarkus-cable");
+        super("quarkus-cable-core");
     }
 
     private static boolean has(JsonNode rows, String channel) {
