@@ -19,10 +19,12 @@ import io.agroal.api.security.SimplePassword;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.database.CableDatabaseConfig;
 import io.quarkiverse.cable.runtime.database.DatabaseTransport;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkiverse.cable.runtime.memory.MemoryTransport;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
+import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
@@ -108,7 +110,7 @@ abstract class Backend {
             } else {
                 dataSource = dataSource(dbKind);
                 engine = CableEngine.create(config, DatabaseTransport.factory(DataSourceUtil.DEFAULT_DATASOURCE_NAME,
-                        () -> dataSource, SqlDialect.forDbKind(dbKind), config));
+                        () -> dataSource, SqlDialect.forDbKind(dbKind), config, databaseConfig()));
             }
             engine.start();
         }
@@ -314,9 +316,18 @@ abstract class Backend {
      * ({@code none} measures the writer without the doorbell's ringer) and {@code bench.ring} (when the doorbell rings).
      */
     static CableRuntimeConfig config() {
+        return settings().getConfigMapping(CableRuntimeConfig.class);
+    }
+
+    /** The database adapter's mapping, from the same settings as {@link #config()}. */
+    static CableDatabaseConfig databaseConfig() {
+        return settings().getConfigMapping(CableDatabaseConfig.class);
+    }
+
+    private static SmallRyeConfig settings() {
         // Fresh databases, and no Quarkus launch mode to pick the schema strategy from: the cable creates its tables.
         SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder().addDiscoveredConverters()
-                .withMapping(CableRuntimeConfig.class)
+                .withMapping(CableRuntimeConfig.class).withMapping(CableDatabaseConfig.class)
                 .withDefaultValue("quarkus.cable.schema.strategy", "update");
         Map.of("bench.queueCapacity", "quarkus.cable.writer.queue-capacity",
                 "bench.batchSize", "quarkus.cable.writer.batch-size",
@@ -332,7 +343,7 @@ abstract class Backend {
         if (delay != null) {
             builder.withDefaultValue("quarkus.cable.writer.batch-delay", delay + "ms");
         }
-        return builder.build().getConfigMapping(CableRuntimeConfig.class);
+        return builder.build();
     }
 
     /** An Agroal pool opened directly (as Quarkus does, without the Quarkus wiring). */

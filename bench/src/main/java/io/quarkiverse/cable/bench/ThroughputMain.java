@@ -214,7 +214,7 @@ public final class ThroughputMain {
         md.append(
                 "- Cable: `CableEngine` built directly from the runtime classes (no Quarkus boot), the configuration defaults")
                 .append(" (batch delay 0, queue capacity ").append(Backend.config().writer().queueCapacity())
-                .append(", autotrim ").append(Backend.config().trim().enabled())
+                .append(", autotrim ").append(Backend.databaseConfig().trim().enabled())
                 .append(", writer batch size ").append(Backend.config().writer().batchSize())
                 .append("), Agroal pool (2..8 connections) per database, schema created by the engine; `cable_messages`")
                 .append(" and `cable_channels` emptied with DELETE before every operation (not timed). No subscribers.")

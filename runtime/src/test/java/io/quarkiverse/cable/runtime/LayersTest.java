@@ -82,12 +82,13 @@ class LayersTest {
 
     /**
      * What an adapter takes from the core is the SPI's (the transport contract, the subscribers, the counters) and the
-     * cable's configuration: the mapping and the settings read from it, nothing of the engine's workings.
+     * cable's configuration: the mapping, the settings read from it and the rules an adapter validates its own
+     * settings with, nothing of the engine's workings.
      */
     @Test
     void adaptersTakeOnlyTheConfigurationFromTheCore() {
-        Set<String> configuration = Set.of("CableRuntimeConfig", "HistorySettings", "PresenceSettings", "WakeupMode",
-                "DoorbellRing", "SchemaStrategy");
+        Set<String> configuration = Set.of("CableRuntimeConfig", "CableConfigCheck", "HistorySettings",
+                "PresenceSettings");
         DescribedPredicate<JavaClass> coreBeyondConfiguration = DescribedPredicate.describe(
                 "core types other than the configuration", type -> type.getPackageName().equals(CORE)
                         && !configuration.contains(type.getName().substring(CORE.length() + 1).split("\\$")[0]));

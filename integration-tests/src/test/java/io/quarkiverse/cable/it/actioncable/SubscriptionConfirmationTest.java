@@ -109,7 +109,8 @@ public class SubscriptionConfirmationTest {
     private CableEngine engine(DataSource source) {
         // An hour: only the wake-up can start a subscription within the test's bounds.
         return DatabaseNodes.node(NAME, () -> source, SqlDialect.forDbKind(dbKind),
-                CableConfigs.with("quarkus.cable.polling-interval", "1h", "quarkus.cable.wakeup.mode", "none"));
+                CableConfigs.with(), CableConfigs.database("quarkus.cable.polling-interval", "1h",
+                        "quarkus.cable.wakeup.mode", "none"));
     }
 
     /** Holds the poller's next statement (its poll query) until released, the poller's thread parked in a latch. */

@@ -27,6 +27,7 @@ import io.agroal.api.AgroalDataSource;
 import io.quarkiverse.cable.Cable;
 import io.quarkiverse.cable.it.Channels;
 import io.quarkiverse.cable.it.Collector;
+import io.quarkiverse.cable.it.DatabaseNodes;
 import io.quarkiverse.cable.it.MetricsScrape;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
@@ -109,7 +110,8 @@ public class TrimDebtTest {
 
     private void trimEverything() throws SQLException {
         // A trimmer of its own on the application's store and counters: trims as the application's would, now.
-        Trimmer trimmer = new Trimmer(new MessageStore(dataSource, SqlDialect.forDbKind(dbKind)), config, engine.stats());
+        Trimmer trimmer = new Trimmer(new MessageStore(dataSource, SqlDialect.forDbKind(dbKind)), config,
+                DatabaseNodes.applicationDatabaseConfig(), engine.stats());
         while (trimmer.trimOnce() > 0) {
             // one batch per call
         }

@@ -81,8 +81,8 @@ public class TrimTest {
         // owed a trim by these writes, and would otherwise delete the rows before this one looks.
         age(channel, Duration.ofHours(2));
         CableStats stats = new CableStats();
-        Trimmer trimmer = new Trimmer(store(), CableConfigs.with("quarkus.cable.trim.batch-size", "2",
-                "quarkus.cable.message-retention", "1h"), stats);
+        Trimmer trimmer = new Trimmer(store(), CableConfigs.with("quarkus.cable.message-retention", "1h"),
+                CableConfigs.database("quarkus.cable.trim.batch-size", "2"), stats);
         trimmer.start("test");
         try {
             trimmer.afterWrite(1);

@@ -6,8 +6,6 @@ import java.util.Map;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
-import io.quarkiverse.cable.spi.Wakeup;
-
 /**
  * Validates {@link CableRuntimeConfig} once, when the cable is built, and gives the owners of the other configuration
  * roots (the HTTP publish endpoint, ...) the rules they validate theirs with. A value that would break the cable fails
@@ -27,8 +25,6 @@ public final class CableConfigCheck {
 
     static void validate(CableRuntimeConfig config) {
         renamed(ConfigProvider.getConfig());
-        positive("quarkus.cable.polling-interval", config.pollingInterval());
-        atLeastOne("quarkus.cable.poll-batch-size", config.pollBatchSize());
         long maxPayloadSize = config.maxPayloadSize().asLongValue();
         if (maxPayloadSize < 1) {
             throw invalid("quarkus.cable.max-payload-size", maxPayloadSize + " bytes", "must be at least 1 byte");
@@ -46,11 +42,7 @@ public final class CableConfigCheck {
                     "must not be negative");
         }
         positive("quarkus.cable.writer.commit-timeout", config.writer().commitTimeout());
-        atLeastOne("quarkus.cable.trim.batch-size", config.trim().batchSize());
         positive("quarkus.cable.message-retention", config.messageRetention());
-        // Not tied to polling-interval: with a wake-up (or a test that polls by hand) the interval is a fallback of an
-        // hour, and the rows are read at the wake-up, long before their retention ends.
-        positive("quarkus.cable.trim.live-retention", config.trim().liveRetention());
         atLeastOne("quarkus.cable.websocket.max-pending-frames", config.websocket().maxPendingFrames());
         positive("quarkus.cable.websocket.stall-timeout", config.websocket().stallTimeout());
         if (config.websocket().pingInterval().toMillis() < 100) {
@@ -103,7 +95,6 @@ public final class CableConfigCheck {
         atLeastOne("quarkus.cable.limits.whisper-burst", config.limits().whisperBurst());
         atLeastOne("quarkus.cable.limits.max-whisper-size", config.limits().maxWhisperSize());
         history(config.history());
-        wakeup(config.wakeup());
         turbo(config.turbo());
     }
 
@@ -124,22 +115,6 @@ public final class CableConfigCheck {
         }
         if (history.memorySize() < 0) {
             throw invalid("quarkus.cable.history.memory-size", history.memorySize(), "must not be negative");
-        }
-    }
-
-    private static void wakeup(CableRuntimeConfig.Wakeup wakeup) {
-        positive("quarkus.cable.wakeup.probe-interval", wakeup.probeInterval());
-        positive("quarkus.cable.wakeup.max-reconnect-backoff", wakeup.maxReconnectBackoff());
-        positive("quarkus.cable.wakeup.listener-check-interval", wakeup.listenerCheckInterval());
-        boolean direct = wakeup.jdbcUrl().filter(url -> !url.isBlank()).isPresent();
-        if (direct && !wakeup.jdbcUrl().get().trim().startsWith("jdbc:postgresql:")) {
-            throw invalid("quarkus.cable.wakeup.jdbc-url", wakeup.jdbcUrl().get(),
-                    "must be a PostgreSQL JDBC URL (jdbc:postgresql:...)");
-        }
-        if (!direct && (wakeup.username().isPresent() || wakeup.password().isPresent())) {
-            // The value is a credential: the message names only the properties.
-            throw invalid("quarkus.cable.wakeup.username and password", "set",
-                    "apply only with quarkus.cable.wakeup.jdbc-url, which is not set");
         }
     }
 

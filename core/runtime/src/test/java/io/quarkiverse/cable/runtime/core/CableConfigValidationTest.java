@@ -3,8 +3,6 @@ package io.quarkiverse.cable.runtime.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 
 import io.smallrye.config.SmallRyeConfig;
@@ -13,7 +11,8 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 /**
  * Every run-time value that would break the cable is refused at startup with a message naming the property, the
  * rule and the value (the startup path itself is covered by InvalidBatchSizeTest and its siblings). The values go
- * through the real configuration mapping, defaults and converters included.
+ * through the real configuration mapping, defaults and converters included. The database adapter's settings are
+ * checked by its own DatabaseConfigValidationTest.
  */
 class CableConfigValidationTest {
 
@@ -21,14 +20,11 @@ class CableConfigValidationTest {
     void theDefaultsAreValid() {
         CableRuntimeConfig defaults = config();
         CableConfigCheck.validate(defaults);
-        assertThat(defaults.pollingInterval()).isEqualTo(Duration.ofMillis(100));
         assertThat(defaults.maxPayloadSize().asLongValue()).isEqualTo(1024 * 1024);
     }
 
     @Test
     void everyInvalidValueNamesItsProperty() {
-        refused("quarkus.cable.polling-interval", "0s", "must be a positive duration, was PT0S");
-        refused("quarkus.cable.poll-batch-size", "0", "must be at least 1, was 0");
         refused("quarkus.cable.max-payload-size", "0", "must be at least 1 byte, was 0 bytes");
         refused("quarkus.cable.max-channel-length", "-1", "must be at least 1, was -1");
         refused("quarkus.cable.subscriber-buffer", "0", "must be at least 1, was 0");
@@ -36,9 +32,7 @@ class CableConfigValidationTest {
         refused("quarkus.cable.writer.batch-delay", "-1ms", "must not be negative, was PT-0.001S");
         refused("quarkus.cable.writer.queue-capacity", "0", "must be at least 1, was 0");
         refused("quarkus.cable.writer.retry-timeout", "-1s", "must not be negative, was PT-1S");
-        refused("quarkus.cable.trim.batch-size", "0", "must be at least 1, was 0");
         refused("quarkus.cable.message-retention", "-1d", "must be a positive duration, was PT-24H");
-        refused("quarkus.cable.trim.live-retention", "0s", "must be a positive duration, was PT0S");
         refused("quarkus.cable.limits.max-whisper-size", "0", "must be at least 1 byte, was 0 bytes");
         refused("quarkus.cable.websocket.max-pending-frames", "0", "must be at least 1, was 0");
         refused("quarkus.cable.websocket.stall-timeout", "0s", "must be a positive duration, was PT0S");
@@ -49,20 +43,6 @@ class CableConfigValidationTest {
         refused("quarkus.cable.history.window", "0s", "must be a positive duration, was PT0S");
         refused("quarkus.cable.history.max-replay", "-1", "must not be negative, was -1");
         refused("quarkus.cable.history.memory-size", "-1", "must not be negative, was -1");
-        refused("quarkus.cable.wakeup.probe-interval", "0s", "must be a positive duration, was PT0S");
-        refused("quarkus.cable.wakeup.max-reconnect-backoff", "0s", "must be a positive duration, was PT0S");
-        refused("quarkus.cable.wakeup.listener-check-interval", "0s", "must be a positive duration, was PT0S");
-        refused("quarkus.cable.wakeup.jdbc-url", "jdbc:mariadb://db/cable",
-                "must be a PostgreSQL JDBC URL (jdbc:postgresql:...), was jdbc:mariadb://db/cable");
-    }
-
-    @Test
-    void doorbellCredentialsWithoutItsUrlAreRefusedWithoutPrintingThem() {
-        CableRuntimeConfig config = config("quarkus.cable.wakeup.password", "s3cret-value");
-        assertThatThrownBy(() -> CableConfigCheck.validate(config)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Invalid configuration: quarkus.cable.wakeup.username and password apply only with"
-                        + " quarkus.cable.wakeup.jdbc-url, which is not set, was set")
-                .hasMessageNotContaining("s3cret-value");
     }
 
     @Test

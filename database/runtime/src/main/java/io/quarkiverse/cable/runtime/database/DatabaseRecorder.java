@@ -14,14 +14,17 @@ import io.quarkus.runtime.annotations.Recorder;
 public class DatabaseRecorder {
 
     private final RuntimeValue<CableRuntimeConfig> config;
+    private final RuntimeValue<CableDatabaseConfig> database;
 
-    public DatabaseRecorder(RuntimeValue<CableRuntimeConfig> config) {
+    public DatabaseRecorder(RuntimeValue<CableRuntimeConfig> config, RuntimeValue<CableDatabaseConfig> database) {
         this.config = config;
+        this.database = database;
     }
 
+    /** The adapter's configuration is validated here, once; an invalid value fails startup naming its property. */
     public RuntimeValue<TransportFactory> transport(String datasourceName, String dbKind) {
         return new RuntimeValue<>(DatabaseTransport.factory(datasourceName, () -> dataSource(datasourceName),
-                SqlDialect.forDbKind(dbKind), config.getValue()));
+                SqlDialect.forDbKind(dbKind), config.getValue(), database.getValue()));
     }
 
     private static DataSource dataSource(String name) {

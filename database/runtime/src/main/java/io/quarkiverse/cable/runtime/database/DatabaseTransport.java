@@ -19,7 +19,6 @@ import io.quarkiverse.cable.StreamPosition;
 import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.runtime.core.HistorySettings;
 import io.quarkiverse.cable.runtime.core.PresenceSettings;
-import io.quarkiverse.cable.runtime.core.SchemaStrategy;
 import io.quarkiverse.cable.spi.HistorySource;
 import io.quarkiverse.cable.spi.OutgoingMessage;
 import io.quarkiverse.cable.spi.PendingSubscription;
@@ -52,6 +51,7 @@ public final class DatabaseTransport implements Transport, TransportStatus {
     private final SqlDialect dialect;
     private final Subscribers subscribers;
     private final CableRuntimeConfig config;
+    private final CableDatabaseConfig database;
     private final TransportCounters stats;
     private MessageStore store;
     private BatchWriter writer;
@@ -64,18 +64,20 @@ public final class DatabaseTransport implements Transport, TransportStatus {
 
     /** The database adapter on {@code dataSource}, resolved at {@link #start()}, when the datasources exist. */
     public static TransportFactory factory(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
-            CableRuntimeConfig config) {
+            CableRuntimeConfig config, CableDatabaseConfig database) {
+        DatabaseConfigCheck.validate(database);
         return (subscribers, stats) -> new DatabaseTransport(datasourceName, dataSource, dialect, subscribers, config,
-                stats);
+                database, stats);
     }
 
     private DatabaseTransport(String datasourceName, Supplier<DataSource> dataSource, SqlDialect dialect,
-            Subscribers subscribers, CableRuntimeConfig config, TransportCounters stats) {
+            Subscribers subscribers, CableRuntimeConfig config, CableDatabaseConfig database, TransportCounters stats) {
         this.datasourceName = datasourceName;
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.subscribers = subscribers;
         this.config = config;
+        this.database = database;
         this.stats = stats;
     }
 
@@ -100,11 +102,11 @@ public final class DatabaseTransport implements Transport, TransportStatus {
         adaptDialect(source);
         // The wake-up first: a doorbell that rings in the batch transaction shapes the store's batch statement. It
         // reaches the poller only once started, after the poller exists.
-        wakeup = Wakeups.create(WakeupSettings.from(config.wakeup()), dialect, source, () -> poller.wake(),
+        wakeup = Wakeups.create(WakeupSettings.from(database.wakeup()), dialect, source, () -> poller.wake(),
                 () -> poller.lastSuccessNanos(), subscribers::channelCount, stats, threadSuffix());
         store = new MessageStore(source, dialect, wakeup.ringInTransaction());
-        poller = new Poller(store, subscribers, config, stats);
-        trimmer = new Trimmer(store, config, stats);
+        poller = new Poller(store, subscribers, database, stats);
+        trimmer = new Trimmer(store, config, database, stats);
         ReplayLimits limits = ReplayLimits.from(config);
         history = new CoalescedHistory(new DatabaseHistory(store, dialect, HistorySettings.from(config).maxReplay(),
                 limits.pageSize()), replayShare(limits, source), stats);
@@ -126,7 +128,7 @@ public final class DatabaseTransport implements Transport, TransportStatus {
         if (trackHorizon) {
             poller.trackHorizon();
         }
-        SchemaStrategy strategy = config.schema().strategy().orElseGet(() -> SchemaStrategy.defaultFor(LaunchMode.current()));
+        SchemaStrategy strategy = database.schema().strategy().orElseGet(() -> SchemaStrategy.defaultFor(LaunchMode.current()));
         try {
             try (Connection connection = source.getConnection()) {
                 new SchemaManager(dialect, config.maxChannelLength(), config.maxPayloadSize().asLongValue())

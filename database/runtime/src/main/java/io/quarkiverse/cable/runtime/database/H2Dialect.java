@@ -1,7 +1,5 @@
 package io.quarkiverse.cable.runtime.database;
 
-import io.quarkiverse.cable.runtime.core.WakeupMode;
-
 /** Embedded H2: the shared SQL, its own upsert and DDL; no doorbell, no SQL broadcast. */
 final class H2Dialect extends SqlDialect {
     @Override

@@ -4,8 +4,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 
-import io.quarkiverse.cable.runtime.core.WakeupMode;
-
 /**
  * MariaDB and MySQL (one dialect, adapted to the server it finds): the probe instead of a doorbell, multi-row batches
  * ({@link MariaDbBatchWrite}), the server or Galera identity, and the SQL broadcast function and procedure

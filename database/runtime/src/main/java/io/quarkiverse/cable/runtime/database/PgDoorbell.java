@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import io.quarkiverse.cable.runtime.core.DoorbellRing;
 import io.quarkiverse.cable.spi.Wakeup;
 import io.quarkiverse.cable.spi.WakeupStats;
 import io.quarkiverse.cable.spi.Worker;

@@ -10,7 +10,6 @@ import java.util.concurrent.locks.LockSupport;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.cable.CableException;
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
 import io.quarkiverse.cable.spi.Failure;
 import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.PendingSubscription;
@@ -53,7 +52,7 @@ final class Poller {
     private volatile boolean trackHorizon;
     private volatile long horizon;
 
-    public Poller(MessageStore store, Subscribers subscribers, CableRuntimeConfig config, TransportCounters stats) {
+    public Poller(MessageStore store, Subscribers subscribers, CableDatabaseConfig config, TransportCounters stats) {
         this.store = store;
         this.subscribers = subscribers;
         this.intervalNanos = config.pollingInterval().toNanos();

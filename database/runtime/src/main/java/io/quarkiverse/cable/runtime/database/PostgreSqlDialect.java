@@ -4,8 +4,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 
-import io.quarkiverse.cable.runtime.core.WakeupMode;
-
 /**
  * PostgreSQL: the doorbell (LISTEN/NOTIFY), the batch in two statements ({@link PostgreSqlBatchWrite}), the cluster
  * identity, and the SQL broadcast function (META-INF/quarkus-cable/routines/postgresql-cable_broadcast.sql).

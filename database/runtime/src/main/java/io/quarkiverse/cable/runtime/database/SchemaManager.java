@@ -14,8 +14,6 @@ import java.util.Set;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.cable.runtime.core.SchemaStrategy;
-
 /**
  * Brings a database's cable tables to what this version's DDL script defines, or checks that they are, per
  * {@link SchemaStrategy}. It compares the script with the database's metadata: a missing table is created with its

@@ -9,8 +9,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
-import io.quarkiverse.cable.runtime.core.WakeupMode;
-
 /**
  * All SQL the cable runs, per database. Statements that differ between databases are the only abstract methods;
  * everything else is shared ANSI SQL that H2, PostgreSQL and MariaDB/MySQL all accept.

@@ -55,13 +55,13 @@ public final class Trimmer {
     private final AtomicLong trimsOwed = new AtomicLong();
     private final Worker worker = new Worker("trimmer", this::run);
 
-    public Trimmer(MessageStore store, CableRuntimeConfig config, TransportCounters stats) {
+    public Trimmer(MessageStore store, CableRuntimeConfig config, CableDatabaseConfig database, TransportCounters stats) {
         this.store = store;
-        this.autotrim = config.trim().enabled();
-        this.batchSize = config.trim().batchSize();
+        this.autotrim = database.trim().enabled();
+        this.batchSize = database.trim().batchSize();
         // Trimming keeps what the recovery window promises.
         this.retention = HistorySettings.retentionFor(config.messageRetention(), config.history().window());
-        this.liveRetention = config.trim().liveRetention();
+        this.liveRetention = database.trim().liveRetention();
         this.livePeriodNanos = Math.max(1, liveRetention.toNanos() / 2);
         this.stats = stats;
         this.failures = new FailureLog(LOG, stats);

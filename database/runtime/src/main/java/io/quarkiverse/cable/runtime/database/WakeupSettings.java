@@ -3,9 +3,6 @@ package io.quarkiverse.cable.runtime.database;
 import java.time.Duration;
 import java.util.Optional;
 
-import io.quarkiverse.cable.runtime.core.CableRuntimeConfig;
-import io.quarkiverse.cable.runtime.core.DoorbellRing;
-import io.quarkiverse.cable.runtime.core.WakeupMode;
 import io.quarkiverse.cable.spi.Wakeup;
 
 /** The wake-up configuration, frozen at startup (validated by {@code CableConfigCheck}). */
@@ -19,7 +16,7 @@ record WakeupSettings(WakeupMode mode, Duration probeInterval, DoorbellRing ring
     public record DirectConnection(String jdbcUrl, Optional<String> username, Optional<String> password) {
     }
 
-    public static WakeupSettings from(CableRuntimeConfig.Wakeup config) {
+    public static WakeupSettings from(CableDatabaseConfig.Wakeup config) {
         Optional<DirectConnection> direct = config.jdbcUrl().filter(url -> !url.isBlank())
                 .map(url -> new DirectConnection(url.trim(), config.username(), config.password()));
         return new WakeupSettings(config.mode(), config.probeInterval(), config.ring(), config.maxReconnectBackoff(),

@@ -8,7 +8,6 @@ import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.cable.runtime.core.WakeupMode;
 import io.quarkiverse.cable.spi.FailureLog;
 import io.quarkiverse.cable.spi.TransportCounters;
 import io.quarkiverse.cable.spi.Wakeup;

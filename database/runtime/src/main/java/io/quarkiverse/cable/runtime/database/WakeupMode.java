@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.runtime.database;
 
 /** How a node learns that another node committed broadcasts, sooner than its next poll. */
 public enum WakeupMode {

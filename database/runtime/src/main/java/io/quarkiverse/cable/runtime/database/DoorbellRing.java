@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.runtime.database;
 
 /** When PostgreSQL's doorbell rings for a committed batch ({@code quarkus.cable.wakeup.ring}). */
 public enum DoorbellRing {

@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.runtime.database;
 
 import io.quarkus.runtime.LaunchMode;
 
