@@ -2,8 +2,7 @@ package io.quarkiverse.cable.deployment;
 
 import java.util.Optional;
 
-import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig;
-import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig.Adapter;
+import io.quarkiverse.cable.deployment.CableBuildTimeConfig.Adapter;
 import io.quarkiverse.cable.runtime.observability.CableObservability;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.Capabilities;

@@ -8,10 +8,9 @@ import jakarta.inject.Singleton;
 import org.jboss.jandex.DotName;
 
 import io.quarkiverse.cable.Cable;
+import io.quarkiverse.cable.deployment.CableBuildTimeConfig.Adapter;
 import io.quarkiverse.cable.runtime.CableIdentitiesBean;
 import io.quarkiverse.cable.runtime.CableRecorder;
-import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig;
-import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig.Adapter;
 import io.quarkiverse.cable.runtime.core.CableEngine;
 import io.quarkiverse.cable.runtime.core.CablePresenceBean;
 import io.quarkiverse.cable.runtime.core.Internal;

@@ -1,6 +1,6 @@
 package io.quarkiverse.cable.deployment;
 
-import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig.Adapter;
+import io.quarkiverse.cable.deployment.CableBuildTimeConfig.Adapter;
 import io.quarkiverse.cable.spi.TransportFactory;
 import io.quarkus.builder.item.SimpleBuildItem;
 import io.quarkus.runtime.RuntimeValue;

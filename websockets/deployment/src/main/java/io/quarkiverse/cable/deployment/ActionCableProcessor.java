@@ -32,7 +32,6 @@ import io.quarkiverse.cable.runtime.actioncable.ChannelRegistry;
 import io.quarkiverse.cable.runtime.actioncable.CommandFrameLimits;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsChannel;
 import io.quarkiverse.cable.runtime.actioncable.TurboStreamsProducer;
-import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig;
 import io.quarkiverse.cable.runtime.core.CablePresenceBean;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
@@ -102,7 +101,7 @@ class ActionCableProcessor {
      * defined by another class loader than the runtime jar, which is why the superclass and its members are public.
      */
     @BuildStep
-    void endpoint(CableBuildTimeConfig config, BuildProducer<GeneratedBeanBuildItem> generatedBeans) {
+    void endpoint(ActionCableBuildTimeConfig config, BuildProducer<GeneratedBeanBuildItem> generatedBeans) {
         try (ClassCreator endpoint = ClassCreator.builder()
                 .classOutput(new GeneratedBeanGizmoAdaptor(generatedBeans, name -> false))
                 .className(ACTION_CABLE_ENDPOINT + "_Served")
@@ -112,7 +111,7 @@ class ActionCableProcessor {
             // each only hands over (commands are queued on the connection's own executor), so WebSockets Next's
             // per-connection queue for SERIAL processing (about 1 KB a connection) would order nothing.
             endpoint.addAnnotation(AnnotationInstance.builder(WebSocket.class)
-                    .add("path", config.actionCable().mountPath())
+                    .add("path", config.mountPath())
                     .add("endpointId", ActionCableEndpoint.ENDPOINT_ID)
                     .add("inboundProcessingMode", InboundProcessingMode.CONCURRENT)
                     .build());
@@ -126,8 +125,8 @@ class ActionCableProcessor {
      */
     @BuildStep
     @Record(ExecutionTime.RUNTIME_INIT)
-    FilterBuildItem tokenSubProtocol(ActionCableRecorder recorder, CableBuildTimeConfig config) {
-        return new FilterBuildItem(recorder.tokenSubProtocol(config.actionCable().mountPath()), 210);
+    FilterBuildItem tokenSubProtocol(ActionCableRecorder recorder, ActionCableBuildTimeConfig config) {
+        return new FilterBuildItem(recorder.tokenSubProtocol(config.mountPath()), 210);
     }
 
     /**
@@ -137,8 +136,8 @@ class ActionCableProcessor {
      */
     @BuildStep
     @Record(ExecutionTime.RUNTIME_INIT)
-    FilterBuildItem expiryHandover(ActionCableRecorder recorder, CableBuildTimeConfig config) {
-        return new FilterBuildItem(recorder.expiryHandover(config.actionCable().mountPath()), 120);
+    FilterBuildItem expiryHandover(ActionCableRecorder recorder, ActionCableBuildTimeConfig config) {
+        return new FilterBuildItem(recorder.expiryHandover(config.mountPath()), 120);
     }
 
     /** Action Cable clients hear server_restart before the HTTP server closes their connections. */

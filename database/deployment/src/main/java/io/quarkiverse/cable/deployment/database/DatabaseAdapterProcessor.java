@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import io.quarkiverse.cable.deployment.CableBuildTimeConfig;
+import io.quarkiverse.cable.deployment.CableBuildTimeConfig.Adapter;
 import io.quarkiverse.cable.deployment.CableStartedBuildItem;
 import io.quarkiverse.cable.deployment.CableTransportBuildItem;
-import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig;
-import io.quarkiverse.cable.runtime.core.CableBuildTimeConfig.Adapter;
 import io.quarkiverse.cable.runtime.database.DatabaseRecorder;
 import io.quarkiverse.cable.runtime.database.SqlDialect;
 import io.quarkus.agroal.spi.JdbcDataSourceSchemaReadyBuildItem;
@@ -50,10 +50,11 @@ class DatabaseAdapterProcessor {
      * depends on this decision, and Agroal's items are produced after the index.
      */
     @BuildStep
-    void chooseDatasource(CableBuildTimeConfig config, DataSourcesBuildTimeConfig datasources,
+    void chooseDatasource(CableBuildTimeConfig cable, CableDatabaseBuildTimeConfig config,
+            DataSourcesBuildTimeConfig datasources,
             List<DefaultDataSourceDbKindBuildItem> defaultDbKinds, CurateOutcomeBuildItem curateOutcome,
             BuildProducer<DatabaseAdapterBuildItem> chosen) {
-        if (config.adapter().orElse(Adapter.DATABASE) != Adapter.DATABASE) {
+        if (cable.adapter().orElse(Adapter.DATABASE) != Adapter.DATABASE) {
             return;
         }
         String name = config.datasource().orElse(DataSourceUtil.DEFAULT_DATASOURCE_NAME);
@@ -63,7 +64,7 @@ class DatabaseAdapterProcessor {
                         DataSourceUtil.isDefault(name) || datasource.devservices().enabled().orElse(false),
                         curateOutcome);
         if (dbKind.isEmpty()) {
-            if (config.adapter().isEmpty()) {
+            if (cable.adapter().isEmpty()) {
                 return; // no datasource, nothing asked: the core's memory adapter
             }
             String which = config.datasource().isPresent()
@@ -108,7 +109,7 @@ class DatabaseAdapterProcessor {
      * application has Hibernate ORM with Panache (both optional dependencies of the adapter), which the entities need.
      */
     @BuildStep
-    void entities(Optional<DatabaseAdapterBuildItem> database, CableBuildTimeConfig config, Capabilities capabilities,
+    void entities(Optional<DatabaseAdapterBuildItem> database, CableDatabaseBuildTimeConfig config, Capabilities capabilities,
             BuildProducer<AdditionalIndexedClassesBuildItem> indexed, BuildProducer<AdditionalJpaModelBuildItem> models) {
         if (database.isEmpty() || !capabilities.isPresent(Capability.HIBERNATE_ORM)
                 || !QuarkusClassLoader.isClassPresentAtRuntime(PANACHE_ENTITY_BASE)) {

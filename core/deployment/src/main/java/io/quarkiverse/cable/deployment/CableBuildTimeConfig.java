@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.core;
+package io.quarkiverse.cable.deployment;
 
 import java.util.Optional;
 
@@ -9,10 +9,11 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * Choices fixed when the application is built: which adapter carries broadcasts and on which datasource.
+ * The core's choices fixed when the application is built: which adapter carries broadcasts (when more than one is
+ * there), whether broadcasts join transactions, the health checks and the metrics.
  */
 @ConfigMapping(prefix = "quarkus.cable")
-@ConfigRoot(phase = ConfigPhase.BUILD_AND_RUN_TIME_FIXED)
+@ConfigRoot(phase = ConfigPhase.BUILD_TIME)
 public interface CableBuildTimeConfig {
 
     /**
@@ -25,20 +26,6 @@ public interface CableBuildTimeConfig {
     Optional<Adapter> adapter();
 
     /**
-     * The name of the JDBC datasource that holds the cable tables. Unset means the default datasource.
-     */
-    @ConfigDocDefault("the default datasource")
-    Optional<String> datasource();
-
-    /**
-     * The Hibernate ORM persistence unit to which the `CableMessageEntity` and `CableChannelEntity` entities are
-     * added. It must use the cable's datasource. Used only when the application has Hibernate ORM with Panache;
-     * whatever that unit's schema management strategy, it never changes the cable's tables.
-     */
-    @WithDefault("<default>")
-    String persistenceUnit();
-
-    /**
      * Whether a broadcast made inside an active JTA transaction (`@Transactional`, Panache) joins it: delivered if
      * and only if the transaction commits, and stored atomically with it when the transaction uses the cable's
      * datasource. `false` broadcasts at once everywhere, as `Cable.withoutTransaction()` does for one call. Applies
@@ -46,11 +33,6 @@ public interface CableBuildTimeConfig {
      */
     @WithDefault("true")
     boolean transactional();
-
-    /**
-     * The Action Cable endpoint.
-     */
-    ActionCableBuildTime actionCable();
 
     /**
      * Health check settings.
@@ -61,16 +43,6 @@ public interface CableBuildTimeConfig {
      * Metrics settings.
      */
     MetricsBuildTime metrics();
-
-    interface ActionCableBuildTime {
-        /**
-         * The path of the Action Cable endpoint (`actioncable-v1-json`), where `@rails/actioncable`, `@anycable/web`
-         * and Turbo's `<turbo-cable-stream-source>` connect. Fixed at build time: the endpoint is a WebSockets Next
-         * endpoint, whose path is part of the build. Under `quarkus.http.root-path` it is served below that path.
-         */
-        @WithDefault("/cable")
-        String mountPath();
-    }
 
     interface HealthBuildTime {
         /**
