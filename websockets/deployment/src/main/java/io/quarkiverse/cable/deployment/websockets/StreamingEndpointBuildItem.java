@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.deployment;
+package io.quarkiverse.cable.deployment.websockets;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.deployment;
+package io.quarkiverse.cable.deployment.websockets;
 
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
