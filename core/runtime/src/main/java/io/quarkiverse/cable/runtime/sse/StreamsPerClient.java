@@ -63,7 +63,7 @@ final class StreamsPerClient {
         if (!take(client)) {
             engine.refused(CableStats.Refusal.STREAMS_PER_CLIENT, "SSE stream of " + client + " refused with 429: "
                     + limit + " streams open (quarkus.cable.sse.max-streams-per-client)");
-            throw new WebApplicationException(Response.status(Response.Status.TOO_MANY_REQUESTS)
+            throw new TooManyStreams(Response.status(Response.Status.TOO_MANY_REQUESTS)
                     .header("Retry-After", RETRY_AFTER_SECONDS).type(MediaType.TEXT_PLAIN_TYPE)
                     .entity("Too many event streams open from this client").build());
         }
@@ -121,5 +121,21 @@ final class StreamsPerClient {
             return "user:" + identity.getPrincipal().getName();
         }
         return "address:" + ClientAddress.key(request.request().remoteAddress());
+    }
+
+    /**
+     * The refusal as Quarkus REST answers it, without a stack trace: a client past its bound may send hundreds of
+     * requests at once, and each refusal's cost is the healthy clients' latency.
+     */
+    private static final class TooManyStreams extends WebApplicationException {
+
+        TooManyStreams(Response response) {
+            super(response);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
     }
 }
