@@ -45,6 +45,15 @@ public abstract sealed class CableException extends RuntimeException {
                     + total + " presence operations (see quarkus.cable.presence.max-pending-per-id and max-pending)");
         }
 
+        /**
+         * A presence join refused: the connection was joined to {@code channel}'s presence more than
+         * {@code perSecond} times a second on average (bursts of five seconds' worth); its membership is unchanged.
+         */
+        public static QueueFull presenceChanges(String channel, int perSecond) {
+            return new QueueFull("Cable presence join refused on '" + channel + "': this connection joined it more"
+                    + " than " + perSecond + " times a second (see quarkus.cable.presence.changes-per-second)");
+        }
+
         /** The channel has {@code share} broadcasts waiting already, its most; the queue may have room for others. */
         public static QueueFull channelShare(int share) {
             return new QueueFull("Cable writer queue holds this channel's share (" + share

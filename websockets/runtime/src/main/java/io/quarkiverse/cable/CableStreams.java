@@ -58,8 +58,11 @@ public interface CableStreams {
      * join is committed (it runs off the caller's thread: the database decides "first session"). Fails with
      * {@link CableException.InvalidMessage} for a bad channel name, an empty id or one over 255 characters, info over
      * {@code quarkus.cable.presence.max-info-size}, another id, a membership beyond the bound or a closed connection;
-     * with {@link CableException.Forbidden} for a channel reserved to the cable or to another identity. The call does
-     * not throw, except {@link NullPointerException} for a {@code null} connection.
+     * with {@link CableException.Forbidden} for a channel reserved to the cable or to another identity; with
+     * {@link CableException.QueueFull} when the connection was joined to the channel more than
+     * {@code quarkus.cable.presence.changes-per-second} times a second (bursts of five seconds' worth; a join that only
+     * updates the info counts too), the membership unchanged. The call does not throw, except
+     * {@link NullPointerException} for a {@code null} connection.
      */
     Uni<Void> joinPresence(WebSocketConnection connection, String channel, String presenceId, Object info);
 

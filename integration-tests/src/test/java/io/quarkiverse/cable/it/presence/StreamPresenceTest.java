@@ -28,6 +28,7 @@ import io.quarkiverse.cable.it.Channels;
 import io.quarkiverse.cable.it.OncePerServer;
 import io.quarkiverse.cable.it.WsClient;
 import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.Internal;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -179,6 +180,55 @@ public class StreamPresenceTest {
         connect(room + "-over", healthy).awaitFrame("joined");
         assertThat(presence.snapshot("room:" + room + "-over").toCompletableFuture().join().records())
                 .extracting(record -> record.id()).containsExactly(healthy);
+    }
+
+    /**
+     * Join/leave churn on one connection and channel is bounded by presence.changes-per-second (2, bursts of 10): the
+     * excess joins fail their stage with QueueFull, make no event and are counted as presence_rate; leaves always go
+     * (each follows a join); another connection on the same set is not affected.
+     */
+    @Test
+    void joinChurnIsBoundedPerConnectionAndChannel() throws Exception {
+        String room = "stream-presence-churn-" + UUID.randomUUID();
+        String set = "room:" + room;
+        String user = "churn-" + UUID.randomUUID();
+        List<PresenceEvent> events = listen(set);
+        long refusedBefore = engine.stats().refusals(CableStats.Refusal.PRESENCE_RATE);
+        long started = System.nanoTime();
+        WsClient churner = connect(room, user).awaitFrame("joined");
+        for (int i = 0; i < 60; i++) {
+            int answers = churner.received.size();
+            churner.send("leave");
+            await().atMost(BOUND).pollInterval(Duration.ofMillis(2)).until(() -> churner.received.size() == answers + 1);
+            churner.send("join:" + user);
+            await().atMost(BOUND).pollInterval(Duration.ofMillis(2)).until(() -> churner.received.size() == answers + 2);
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        System.out.printf("STREAM-PRESENCE-CHURN 60 leave/join pairs in %.2f s: %d joins admitted, %d refused%n", seconds,
+                churner.received.stream().filter("joined"::equals).count(),
+                churner.received.stream().filter(frame -> frame.startsWith("refused")).count());
+
+        List<String> refused = churner.received.stream().filter(frame -> frame.startsWith("refused")).toList();
+        long joined = churner.received.stream().filter("joined"::equals).count();
+        assertThat(churner.received).filteredOn("left"::equals).hasSize(60);
+        assertThat(joined + refused.size()).isEqualTo(61);
+        assertThat(refused).isNotEmpty().allSatisfy(frame -> assertThat(frame).startsWith("refused QueueFull")
+                .contains("quarkus.cable.presence.changes-per-second"));
+        assertThat(joined).as("joins admitted in %.1f s", seconds).isLessThanOrEqualTo(10 + (long) Math.ceil(2 * seconds));
+        assertThat(engine.stats().refusals(CableStats.Refusal.PRESENCE_RATE) - refusedBefore).isEqualTo(refused.size());
+
+        // Another connection joins the same set at once: the bound is the churner's.
+        String other = "beside-" + UUID.randomUUID();
+        connect(room, other).awaitFrame("joined");
+        fence();
+        // Each admitted join was one join event and each of its leaves one leave: a refused join made none.
+        assertThat(events).filteredOn(event -> event.id().equals(user) && event.type() == PresenceEvent.Type.JOIN)
+                .hasSize((int) joined);
+        assertThat(events).filteredOn(event -> event.id().equals(user) && event.type() == PresenceEvent.Type.LEAVE)
+                .hasSize(churner.received.get(churner.received.size() - 1).equals("joined") ? (int) joined - 1
+                        : (int) joined);
+        assertThat(events).filteredOn(event -> event.id().equals(other)).extracting(PresenceEvent::type)
+                .containsExactly(PresenceEvent.Type.JOIN);
     }
 
     @Test

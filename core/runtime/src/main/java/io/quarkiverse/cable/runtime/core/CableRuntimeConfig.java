@@ -317,7 +317,9 @@ public interface CableRuntimeConfig {
          * join/leave churn pushes a room's real messages out of it in seconds. The excess gets the presence `error`
          * frame and changes nothing, counted as `cable.limits.refusals{reason="presence_rate"}`; the subscription
          * stays. A client joins once per subscription and leaves once: far below it. Per subscription, so that a page
-         * joining many rooms at once is bounded by the command rate only.
+         * joining many rooms at once is bounded by the command rate only. Joins through `CableStreams.joinPresence`
+         * are bounded the same way per connection and channel (the excess fails with `CableException.QueueFull`, same
+         * counter); their leaves are not, as a leave follows a join.
          */
         @WithDefault("2")
         int changesPerSecond();

@@ -19,6 +19,7 @@ import io.quarkiverse.cable.runtime.core.LocalSessions;
 import io.quarkiverse.cable.runtime.core.PresenceSession;
 import io.quarkiverse.cable.runtime.core.ReplayQuota;
 import io.quarkiverse.cable.runtime.core.SerialExecutor;
+import io.quarkiverse.cable.runtime.frontend.RateBucket;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -68,8 +69,8 @@ final class ActionCableConnection {
     final String sessionId;
     /** Guarded by itself; whispers are handled on the runner, one at a time. */
     private final RateBucket whisperRate;
-    /** Guarded by itself: what this connection's presence info answers may cost the server (build and send). */
-    private final RateBucket presenceInfoBudget;
+    /** AnyCable's presence commands on this connection's subscriptions. */
+    private final PresenceCommands presenceCommands;
 
     /** The disconnect reason of credentials that expired (AnyCable's, which its clients act on). */
     static final String TOKEN_EXPIRED = "token_expired";
@@ -89,9 +90,7 @@ final class ActionCableConnection {
         this.sessionId = presence.id();
         this.admission = new CommandAdmission(server.commandLimits());
         this.whisperRate = new RateBucket(server.whisperRate(), server.whisperBurst());
-        // A second's worth at once, then that many bytes per second, charged as each answer's size is known.
-        this.presenceInfoBudget = new RateBucket(server.presenceInfoBytesPerSecond(),
-                server.presenceInfoBytesPerSecond());
+        this.presenceCommands = new PresenceCommands(id, outbox, server, subscriptions::get, this::invalid);
         // Not the rate-limited "invalid input" kind: a flood of bad frames elsewhere must not hide a server defect.
         this.runner = new SerialExecutor("cable-connection",
                 failure -> server.connectionFailure("Action Cable connection " + id + " failed", failure));
@@ -337,9 +336,9 @@ final class ActionCableConnection {
                     case UNSUBSCRIBE -> unsubscribe(command.identifier());
                     case MESSAGE -> perform(command.identifier(), command.data());
                     case WHISPER -> whisper(command.identifier(), command.data());
-                    case JOIN -> join(command.identifier(), command.presence());
-                    case LEAVE -> leave(command.identifier());
-                    case PRESENCE -> presence(command.identifier(), command.data());
+                    case JOIN -> presenceCommands.join(command.identifier(), command.presence());
+                    case LEAVE -> presenceCommands.leave(command.identifier());
+                    case PRESENCE -> presenceCommands.presence(command.identifier(), command.data());
                 }
             }
         }
@@ -428,7 +427,7 @@ final class ActionCableConnection {
         }
         subscriptions.put(identifier, subscription);
         if (presence != null) {
-            ActionCableSubscription.PendingJoin join = presenceJoin(presence);
+            ActionCableSubscription.PendingJoin join = PresenceCommands.presenceJoin(presence);
             if (join != null) {
                 subscription.joinWhenConfirmed(join);
             }
@@ -499,127 +498,6 @@ final class ActionCableConnection {
         }
         subscription.stopStreams();
         subscription.unsubscribed();
-    }
-
-    /**
-     * A client's {@code presence} member ({@code {"id":"42","info":{...}}}), or null when it is not one: the id a
-     * string or a number (older clients sent numbers; taken as their decimal text), the info any JSON.
-     */
-    private static ActionCableSubscription.PendingJoin presenceJoin(Object presence) {
-        if (!(presence instanceof JsonObject member)) {
-            return null;
-        }
-        Object id = member.getValue("id");
-        String presenceId = id instanceof String text ? text
-                : id instanceof Number number ? io.vertx.core.json.Json.encode(number) : null;
-        if (presenceId == null) {
-            return null;
-        }
-        Object info = member.getValue("info");
-        return new ActionCableSubscription.PendingJoin(presenceId,
-                info == null ? null : io.vertx.core.json.Json.encode(info), true);
-    }
-
-    /**
-     * AnyCable's {@code join}: into the subscription's presence set, answered only by the join event (to every member,
-     * this client too) when the id is new. What cannot join gets a presence error frame, never silence.
-     */
-    private void join(String identifier, Object presence) {
-        ActionCableSubscription subscription = presenceSubscription("join", identifier);
-        if (subscription == null || !presenceChangeAdmitted("join", subscription)) {
-            return;
-        }
-        ActionCableSubscription.PendingJoin join = presenceJoin(presence);
-        String problem = join == null ? "its presence is not {\"id\": a string or number, \"info\": any JSON}"
-                : subscription.clientJoin(join.presenceId(), join.infoJson());
-        if (problem != null) {
-            invalid("presence", "could not join presence on " + ActionCableCommand.clip(identifier) + ": " + problem);
-            outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
-        }
-    }
-
-    private void leave(String identifier) {
-        ActionCableSubscription subscription = presenceSubscription("leave", identifier);
-        if (subscription != null && presenceChangeAdmitted("leave", subscription)) {
-            try {
-                subscription.leavePresence();
-            } catch (io.quarkiverse.cable.CableException e) {
-                invalid("presence", "could not leave presence on " + ActionCableCommand.clip(identifier) + ": " + e);
-                outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
-            }
-        }
-    }
-
-    /**
-     * Whether the client may ask for one more join or leave on {@code subscription} now. Each is a transaction, a frame
-     * to every member and, with presence.in-stream, a message that takes a place in the channel's replay window: a
-     * client churning join/leave would push the room's messages out of it. The excess gets the presence error frame,
-     * nothing changed.
-     */
-    private boolean presenceChangeAdmitted(String command, ActionCableSubscription subscription) {
-        if (subscription.admitPresenceChange()) {
-            return true;
-        }
-        server.refused(CableStats.Refusal.PRESENCE_RATE, "Action Cable connection " + id + " asked for presence joins"
-                + " and leaves on " + ActionCableCommand.clip(subscription.identifier()) + " beyond "
-                + server.presenceChangesPerSecond() + " per second (quarkus.cable.presence.changes-per-second); its "
-                + command + " is answered with the error frame");
-        outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
-        return false;
-    }
-
-    /** AnyCable's {@code presence}: the set's total and records to this client only, or the error frame. */
-    private void presence(String identifier, Object data) {
-        ActionCableSubscription subscription = presenceSubscription("presence", identifier);
-        if (subscription == null) {
-            return;
-        }
-        boolean withRecords = !(data instanceof JsonObject options && Boolean.FALSE.equals(options.getValue("return_records")));
-        // Checked before the snapshot is read: reading and encoding it is the work being bounded, not only sending it.
-        boolean admitted;
-        synchronized (presenceInfoBudget) {
-            admitted = presenceInfoBudget.solvent();
-        }
-        if (!admitted) {
-            server.refused(CableStats.Refusal.PRESENCE_INFO_BYTES, "Action Cable connection " + id
-                    + " asked for presence answers beyond " + server.presenceInfoBytesPerSecond()
-                    + " bytes per second (quarkus.cable.presence.info-bytes-per-second); answered with the error frame");
-            outbox.send(Frames.presenceError(subscription.encodedIdentifier()));
-            return;
-        }
-        String info;
-        try {
-            info = subscription.presenceInfo(withRecords);
-        } catch (io.quarkiverse.cable.CableException e) {
-            invalid("presence", "could not read presence of " + ActionCableCommand.clip(identifier) + ": " + e);
-            info = null;
-        }
-        if (info == null) {
-            invalid("presence", "asked for presence on " + ActionCableCommand.clip(identifier) + ", whose channel "
-                    + subscription.channel().name() + " has no presence set (ChannelSubscription.presenceIn)");
-        }
-        if (info != null) {
-            // UTF-8 bytes: what the frame takes on the wire and in the outbox.
-            long size = ConnectionOutbox.utf8Length(info);
-            synchronized (presenceInfoBudget) {
-                presenceInfoBudget.charge(size);
-            }
-        }
-        outbox.send(info != null ? info : Frames.presenceError(subscription.encodedIdentifier()));
-    }
-
-    /**
-     * The subscription a presence command names; for an identifier that is not subscribed, the error frame under the
-     * identifier as sent (so a client waiting on it stops waiting) and null.
-     */
-    private ActionCableSubscription presenceSubscription(String command, String identifier) {
-        ActionCableSubscription subscription = subscriptions.get(identifier);
-        if (subscription == null) {
-            invalid("presence", "sent " + command + " for " + ActionCableCommand.clip(identifier)
-                    + ", which is not subscribed");
-            outbox.send(Frames.presenceError(io.vertx.core.json.Json.encode(identifier)));
-        }
-        return subscription;
     }
 
     /**

@@ -21,6 +21,7 @@ import io.quarkiverse.cable.runtime.core.IdentityChannels;
 import io.quarkiverse.cable.runtime.core.LocalSubscription;
 import io.quarkiverse.cable.runtime.core.PresenceEvents;
 import io.quarkiverse.cable.runtime.core.ReplayLease;
+import io.quarkiverse.cable.runtime.frontend.RateBucket;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 

@@ -1,6 +1,7 @@
 package io.quarkiverse.cable.runtime.actioncable;
 
 import io.quarkiverse.cable.runtime.core.CableStats;
+import io.quarkiverse.cable.runtime.frontend.RateBucket;
 
 /**
  * What one Action Cable connection may have the server hold or do with its commands: how many wait to be handled

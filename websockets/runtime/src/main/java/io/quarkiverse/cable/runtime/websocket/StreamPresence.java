@@ -7,8 +7,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.quarkiverse.cable.CableException;
 import io.quarkiverse.cable.runtime.core.CableEngine;
+import io.quarkiverse.cable.runtime.core.CableStats;
 import io.quarkiverse.cable.runtime.core.PresenceSession;
 import io.quarkiverse.cable.runtime.core.SerialExecutor;
+import io.quarkiverse.cable.runtime.frontend.RateBucket;
 import io.quarkiverse.cable.spi.Failure;
 import io.quarkus.websockets.next.WebSocketConnection;
 
@@ -21,16 +23,24 @@ import io.quarkus.websockets.next.WebSocketConnection;
  * A connection's joins, leaves and its hand-off run in order on its own {@link SerialExecutor} (a virtual thread while
  * there is work): they block on the database, never on an event loop, and a close queued behind a join hands that
  * join to the TTL too.
+ * <p>
+ * Joins are bounded per connection and channel by {@code quarkus.cable.presence.changes-per-second} (bursts of five
+ * seconds' worth), as Action Cable's are per subscription: an endpoint that joins and leaves at its client's request
+ * would otherwise let one client churn a room's presence (a transaction and a frame to every member each, and with
+ * {@code presence.in-stream} a place in the room's replay window). Leaves are never refused: one takes effect only
+ * after a join did, so bounding the joins bounds the churn, and a leave refused would keep a member that is gone.
  */
 final class StreamPresence {
 
     private final CableEngine engine;
     private final int maxMemberships;
+    private final int joinsPerSecond;
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
-    StreamPresence(CableEngine engine, int maxMemberships) {
+    StreamPresence(CableEngine engine, int maxMemberships, int joinsPerSecond) {
         this.engine = engine;
         this.maxMemberships = maxMemberships;
+        this.joinsPerSecond = joinsPerSecond;
     }
 
     /** One connection's presence session; its fields other than the closed flag are read and written on its runner. */
@@ -40,6 +50,11 @@ final class StreamPresence {
         final SerialExecutor runner;
         /** Channel to the presence id it joined as. */
         final Map<String, String> memberships = new HashMap<>();
+        /**
+         * Channel to its join budget, kept past a leave (else leaving would reset it); a full bucket is dropped, being
+         * no different from a new one, so the map holds only channels joined within the last few seconds.
+         */
+        final Map<String, RateBucket> joinBudgets = new HashMap<>();
         volatile boolean closed;
 
         Session(WebSocketConnection connection) {
@@ -76,6 +91,13 @@ final class StreamPresence {
                             + " presence sets, the most quarkus.cable.limits.max-subscriptions allows"));
                     return;
                 }
+                if (!joinAdmitted(session, channel)) {
+                    engine.refused(CableStats.Refusal.PRESENCE_RATE, "WebSocket connection " + connection.id()
+                            + " was joined to presence on '" + channel + "' more than " + joinsPerSecond
+                            + " times a second (quarkus.cable.presence.changes-per-second); the join is refused");
+                    done.completeExceptionally(CableException.QueueFull.presenceChanges(channel, joinsPerSecond));
+                    return;
+                }
                 session.presence.join(channel, presenceId, infoJson);
                 session.memberships.put(channel, presenceId);
                 done.complete(null);
@@ -84,6 +106,15 @@ final class StreamPresence {
             }
         });
         return done;
+    }
+
+    /** Takes a join from the connection's budget for {@code channel}; runs on the session's runner. */
+    private boolean joinAdmitted(Session session, String channel) {
+        if (session.joinBudgets.size() > maxMemberships) {
+            session.joinBudgets.values().removeIf(RateBucket::full);
+        }
+        return session.joinBudgets.computeIfAbsent(channel, ignored -> new RateBucket(joinsPerSecond,
+                5L * joinsPerSecond)).take();
     }
 
     /** Leaves at once (the leave event when this was the id's last session); nothing when it did not join. */

@@ -96,7 +96,8 @@ public class WebSocketStreams implements CableStreams, LocalSessions {
     /** Reads the settings once; {@code CableConfigCheck} validated them when the cable was built. */
     @Inject
     void configure(CableRuntimeConfig config) {
-        presence = new StreamPresence(engine, config.limits().maxSubscriptions());
+        presence = new StreamPresence(engine, config.limits().maxSubscriptions(),
+                config.presence().changesPerSecond());
         expiring = new ExpiringConnections(vertx);
         limits = ConnectionOutbox.OutboxLimits.of(config);
         sockets = SocketAccess.of(socketAccess, config.websocket().sharedFrames());

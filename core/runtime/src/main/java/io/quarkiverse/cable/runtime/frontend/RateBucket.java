@@ -1,4 +1,4 @@
-package io.quarkiverse.cable.runtime.actioncable;
+package io.quarkiverse.cable.runtime.frontend;
 
 /**
  * A token bucket: {@code burst} at once, then {@code rate} per second on average. Counted either one token a time
@@ -6,21 +6,21 @@ package io.quarkiverse.cable.runtime.actioncable;
  * size once known: bytes of answers), where a charge may leave a debt that later refills repay. Not thread-safe; its
  * owner synchronizes.
  */
-final class RateBucket {
+public final class RateBucket {
 
     private final long rate;
     private final long burst;
     private double tokens;
     private long refilledNanos = System.nanoTime();
 
-    RateBucket(long rate, long burst) {
+    public RateBucket(long rate, long burst) {
         this.rate = rate;
         this.burst = burst;
         this.tokens = burst;
     }
 
     /** Whether one more may go now; takes its token when it may. */
-    boolean take() {
+    public boolean take() {
         if (!hasToken()) {
             return false;
         }
@@ -29,7 +29,7 @@ final class RateBucket {
     }
 
     /** Whether a token is there, without taking it (another bound may still refuse). */
-    boolean hasToken() {
+    public boolean hasToken() {
         refill();
         return tokens >= 1;
     }
@@ -39,14 +39,20 @@ final class RateBucket {
      * larger than the whole burst still goes when the bucket is full; the ones after it wait until the debt is repaid,
      * so over {@code t} seconds at most {@code rate * t + burst} plus one piece goes.
      */
-    boolean solvent() {
+    public boolean solvent() {
         refill();
         return tokens > 0;
     }
 
     /** Charges what admitted work came to; the bucket may go below zero (a debt). */
-    void charge(long amount) {
+    public void charge(long amount) {
         tokens -= amount;
+    }
+
+    /** Whether the bucket holds its whole burst again: it is then no different from a new one. */
+    public boolean full() {
+        refill();
+        return tokens >= burst;
     }
 
     private void refill() {
