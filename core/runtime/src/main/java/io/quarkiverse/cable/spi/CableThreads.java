@@ -25,6 +25,18 @@ public final class CableThreads {
         return Thread.ofVirtual().name(name).start(task);
     }
 
+    /**
+     * Starts {@code task} on a new platform daemon thread named {@code name}: for the few long-lived loops on the path
+     * of every message (see {@link Worker}), which must never queue for a carrier thread behind virtual threads
+     * busy with CPU work.
+     */
+    public static Thread startPlatform(String name, Runnable task) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
     /** Virtual threads, all named {@code name}. */
     public static ThreadFactory virtual(String name) {
         return Thread.ofVirtual().name(name).factory();

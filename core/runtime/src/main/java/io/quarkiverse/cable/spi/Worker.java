@@ -4,12 +4,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The lifecycle every background loop of the cable shares (writer, poller, trimmer): one virtual thread, a running
+ * The lifecycle every background loop of the cable shares (writer, poller, trimmer): one platform thread, a running
  * flag its loop checks, a wake-up, and a bounded stop. The loop waits in {@link #idle(long)}; {@link #wake()} and
  * {@link #stop} end that wait.
  * <p>
+ * A platform thread, not a virtual one: the writer and the poller are on the path of every message, and a virtual
+ * thread waits for a free carrier (one per core) behind virtual threads busy with CPU work, which hold theirs until
+ * they block (history reads against an in-memory H2 never do). A replay storm kept every live delivery waiting that
+ * way (architecture.adoc, "How it works").
+ * <p>
  * A wake-up is a flag, not only an unpark: the loop's own work (JDBC socket reads, pool and driver locks) parks the
- * same virtual thread, and an unpark that arrives then merely ends that inner wait and is used up. Relying on the park
+ * same thread, and an unpark that arrives then merely ends that inner wait and is used up. Relying on the park
  * permit alone, the loop then slept its whole interval with the work it was woken for waiting (a subscription left
  * unconfirmed for a polling interval, an hour where wake-ups carry the latency).
  */
@@ -31,10 +36,10 @@ public final class Worker {
         return role;
     }
 
-    /** Starts the loop on a virtual thread named {@code cable-<role>-<suffix>}. */
+    /** Starts the loop on a platform daemon thread named {@code cable-<role>-<suffix>}. */
     public void start(String suffix) {
         running = true;
-        thread = CableThreads.startVirtual("cable-" + role + "-" + suffix, loop);
+        thread = CableThreads.startPlatform("cable-" + role + "-" + suffix, loop);
     }
 
     /** True from {@link #start} until {@link #stop}: the loop runs while this holds. */

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A wake-up is never lost: not when it arrives while the loop itself waits inside its work (a JDBC read or a lock parks
- * the same virtual thread and would use up a bare unpark), nor when it arrives before the loop goes idle.
+ * the same thread and would use up a bare unpark), nor when it arrives before the loop goes idle.
  */
 class WorkerTest {
 
@@ -29,7 +29,7 @@ class WorkerTest {
                 if (cycles.incrementAndGet() == 1) {
                     inWork.countDown();
                     try {
-                        release.await(); // parks this virtual thread, as a database read does
+                        release.await(); // parks this thread, as a database read does
                     } catch (InterruptedException e) {
                         return;
                     }

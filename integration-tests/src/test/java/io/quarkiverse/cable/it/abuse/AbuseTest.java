@@ -269,7 +269,9 @@ public class AbuseTest {
             for (int i = 0; i < attackers; i++) {
                 RawWsClient reader = RawWsClient.connect(base, "/cable?user=budget" + i, EXT, 256 * 1024);
                 readers.add(reader);
-                Thread.ofVirtual().start(() -> countHistoryAnswers(reader, confirmed, rejected));
+                // A platform thread, as the attacker's own process would be: a virtual one would take a carrier of
+                // this JVM (the server's) for each read of a never-ending flood, a cost no real attacker imposes.
+                Thread.ofPlatform().daemon().start(() -> countHistoryAnswers(reader, confirmed, rejected));
                 for (int k = 0; k < perConnection; k++) {
                     reader.sendText(subscribe(identifier(room, i * perConnection + k, 200),
                             new JsonObject().put("since", 1 + k)));
