@@ -31,8 +31,7 @@ public final class CableThreads {
      * busy with CPU work.
      */
     public static Thread startPlatform(String name, Runnable task) {
-        Thread thread = new Thread(task, name);
-        thread.setDaemon(true);
+        Thread thread = daemon(name).newThread(task);
         thread.start();
         return thread;
     }
